@@ -1,0 +1,271 @@
+"""The one interface every game engine implements.
+
+Engines are pure Python: no Django, DRF or Channels import. A state is an
+immutable value; ``apply`` returns a new state or raises, and never changes
+the state it was given. Everything the platform needs (whose turn, legal
+moves, outcome, serialisation, what a seat may see) comes through this class,
+so the platform never knows which game it is running.
+
+Seats are the engine's player numbers 0..players-1, in turn order: seat 0
+moves first unless the game's own rules say otherwise (Manhattan draws its
+start player from the seed).
+
+Text notation is the canonical form of an action, as UCI is for chess: the
+move log stores it, the API accepts it and ``legal_moves`` returns it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+JSON = dict[str, Any]
+
+WIN = "win"
+LOSS = "loss"
+DRAW = "draw"
+
+
+class EngineError(Exception):
+    """Base of every error an engine raises; ``code`` is the API error code."""
+
+    code: ClassVar[str] = "engine_error"
+
+
+class BadNotation(EngineError):
+    """The text does not parse as an action of this game."""
+
+    code = "bad_notation"
+
+
+class IllegalMove(EngineError):
+    """The action parses but is not legal in this position; the message says why."""
+
+    code = "illegal_move"
+
+
+class BadOptions(EngineError):
+    """Unknown option, or a value out of range."""
+
+    code = "bad_options"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: a result per seat and a reason in words."""
+
+    results: tuple[str, ...]
+    reason: str
+    # Final scores where the game keeps them (Manhattan); empty otherwise.
+    scores: tuple[int, ...] = ()
+
+    def to_json(self) -> JSON:
+        data: JSON = {"results": list(self.results), "reason": self.reason}
+        if self.scores:
+            data["scores"] = list(self.scores)
+        return data
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, result in enumerate(self.results) if result == WIN)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a room may set. ``choices`` or ``minimum``/``maximum`` bound it."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        # bool is a subclass of int: refuse True where a number is wanted.
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise BadOptions(f"option {self.name!r} must be a whole number")
+        if self.kind is str and not isinstance(value, str):
+            raise BadOptions(f"option {self.name!r} must be a string")
+        if self.kind is bool and not isinstance(value, bool):
+            raise BadOptions(f"option {self.name!r} must be true or false")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise BadOptions(f"option {self.name!r} must be one of: {allowed}")
+        if self.minimum is not None and value < self.minimum:
+            raise BadOptions(f"option {self.name!r} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise BadOptions(f"option {self.name!r} must be at most {self.maximum}")
+        return value
+
+    def to_json(self) -> JSON:
+        data: JSON = {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = field(default=())
+
+    def to_json(self) -> JSON:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [spec.to_json() for spec in self.options],
+        }
+
+
+class Engine(ABC, Generic[S, A]):
+    """The rules of one game. Subclasses set the class attributes and the abstract methods."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    # --- options ---------------------------------------------------------
+
+    def catalogue(self) -> Catalogue:
+        players = OptionSpec(
+            "players",
+            int,
+            self.min_players,
+            "number of seats",
+            minimum=self.min_players,
+            maximum=self.max_players,
+        )
+        return Catalogue(
+            self.slug, self.name, self.min_players, self.max_players, (players, *self.option_specs)
+        )
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> JSON:
+        """Every option filled in with its default; unknown or bad values raise BadOptions.
+
+        ``players`` is always present in the result.
+        """
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise BadOptions("options must be an object")
+        specs = {spec.name: spec for spec in self.catalogue().options}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            raise BadOptions(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
+        result = {
+            name: spec.check(options[name]) if name in options else spec.default
+            for name, spec in specs.items()
+        }
+        self.check_options(result)
+        return result
+
+    def check_options(self, options: JSON) -> None:
+        """Checks that span several options; raise BadOptions. Nothing by default."""
+
+    # --- the rules -------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, players: int, options: JSON, seed: int) -> S:
+        """The position before the first move. ``options`` is normalised."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """The seats that may act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every legal action of ``seat``; empty when it is not that seat's turn."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """The state after ``seat`` plays ``action``; raises IllegalMove saying why not."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game is on."""
+
+    # --- notation --------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, state: S, text: str) -> A:
+        """The action written as ``text``; raises BadNotation if it does not parse."""
+
+    @abstractmethod
+    def format(self, state: S, action: A) -> str:
+        """The canonical notation of ``action`` (``parse(format(a)) == a``)."""
+
+    def describe(self, state: S, seat: int, action: A) -> str:
+        """The move in words for a game log; ``state`` is the position before it."""
+        return self.format(state, action)
+
+    # --- serialisation and views -----------------------------------------
+
+    @abstractmethod
+    def serialize(self, state: S) -> JSON:
+        """A JSON-able dict from which ``deserialize`` rebuilds an equal state."""
+
+    @abstractmethod
+    def deserialize(self, data: JSON) -> S:
+        """The inverse of ``serialize``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JSON:
+        """What ``seat`` may see (None: a spectator). Never another seat's secrets."""
+
+    # --- conveniences built on the above -----------------------------------
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def play(self, state: S, seat: int, text: str) -> S:
+        return self.apply(state, seat, self.parse(state, text))
+
+    def legal_moves(self, state: S, seat: int) -> list[str]:
+        return [self.format(state, action) for action in self.legal_actions(state, seat)]
+
+    def replay(
+        self, players: int, options: JSON, seed: int, moves: Iterable[tuple[int, str]]
+    ) -> S:
+        """The state after the logged ``(seat, notation)`` moves: the move log is the truth."""
+        state = self.initial_state(players, options, seed)
+        for seat, text in moves:
+            state = self.play(state, seat, text)
+        return state
+
+    def random_action(self, state: S, seat: int, rng: random.Random) -> A:
+        """A uniformly random legal action (timeouts and the `random` bot use it)."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalMove("no legal move for this seat")
+        return rng.choice(actions)
+
+    def resign(self, state: S, seat: int, players: int) -> Outcome:
+        """The outcome when ``seat`` resigns: it loses and everyone else wins."""
+        results = tuple(LOSS if s == seat else WIN for s in range(players))
+        return Outcome(results, f"seat {seat} resigned")
+

@@ -1,0 +1,195 @@
+"""Connect Four.
+
+Rules: two players take turns dropping a disc into one of the columns of an
+upright grid (7 columns x 6 rows by default); the disc falls to the lowest
+empty cell of that column. A full column cannot be played. The first player to
+line up ``connect`` (4) of their discs horizontally, vertically or along
+either diagonal wins at once; a full board without such a line is a draw.
+
+Options change the size (4..12 columns, 4..12 rows) and the line length
+(3..6, no longer than the grid allows). Seat 0 moves first.
+
+Notation: a move is its column number, 1-based from the left (``4``); a game
+is the string of its moves (``4453``), the convention of the benchmark files
+in shared/data/connect4. Above 9 columns a move is still a number (``10``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import (
+    DRAW,
+    JSON,
+    LOSS,
+    WIN,
+    BadNotation,
+    BadOptions,
+    Engine,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+)
+
+Cell = tuple[int, int]  # (column, row), 0-based, row 0 at the bottom
+
+# The four line directions: horizontal, vertical, two diagonals.
+DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+@dataclass(frozen=True)
+class ConnectFourState:
+    columns: int
+    rows: int
+    connect: int
+    # board[c] lists the seats whose discs fill column c, from the bottom up.
+    board: tuple[tuple[int, ...], ...]
+    # Columns played so far, 0-based, in order.
+    moves: tuple[int, ...] = ()
+    winner: int | None = None
+    line: tuple[Cell, ...] = ()
+
+    @property
+    def full(self) -> bool:
+        return all(len(column) == self.rows for column in self.board)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None or self.full
+
+    def disc(self, column: int, row: int) -> int | None:
+        stack = self.board[column]
+        return stack[row] if row < len(stack) else None
+
+
+class ConnectFour(Engine[ConnectFourState, int]):
+    slug = "connect-four"
+    name = "Connect Four"
+    min_players = 2
+    max_players = 2
+    option_specs = (
+        OptionSpec("columns", int, 7, "board width", minimum=4, maximum=12),
+        OptionSpec("rows", int, 6, "board height", minimum=4, maximum=12),
+        OptionSpec("connect", int, 4, "discs in a row to win", minimum=3, maximum=6),
+    )
+
+    def check_options(self, options: JSON) -> None:
+        if options["connect"] > max(options["columns"], options["rows"]):
+            raise BadOptions("a line of that length does not fit on the board")
+
+    def initial_state(self, players: int, options: JSON, seed: int) -> ConnectFourState:
+        columns, rows, connect = options["columns"], options["rows"], options["connect"]
+        return ConnectFourState(columns, rows, connect, tuple(() for _ in range(columns)))
+
+    def to_move(self, state: ConnectFourState) -> tuple[int, ...]:
+        return () if state.over else (len(state.moves) % 2,)
+
+    def legal_actions(self, state: ConnectFourState, seat: int) -> list[int]:
+        if self.to_move(state) != (seat,):
+            return []
+        return [c for c in range(state.columns) if len(state.board[c]) < state.rows]
+
+    def apply(self, state: ConnectFourState, seat: int, action: int) -> ConnectFourState:
+        if state.over:
+            raise IllegalMove("the game is over")
+        if self.to_move(state) != (seat,):
+            raise IllegalMove("it is not your turn")
+        if not 0 <= action < state.columns:
+            raise IllegalMove(f"there is no column {action + 1}; columns are 1..{state.columns}")
+        if len(state.board[action]) == state.rows:
+            raise IllegalMove(f"column {action + 1} is full")
+        board = list(state.board)
+        board[action] = (*board[action], seat)
+        after = ConnectFourState(
+            state.columns, state.rows, state.connect, tuple(board), (*state.moves, action)
+        )
+        line = _line_through(after, action, len(board[action]) - 1)
+        if line:
+            return ConnectFourState(
+                after.columns, after.rows, after.connect, after.board, after.moves, seat, line
+            )
+        return after
+
+    def outcome(self, state: ConnectFourState) -> Outcome | None:
+        if state.winner is not None:
+            results = tuple(WIN if s == state.winner else LOSS for s in range(2))
+            return Outcome(results, f"{state.connect} in a row")
+        if state.full:
+            return Outcome((DRAW, DRAW), "the board is full")
+        return None
+
+    def parse(self, state: ConnectFourState, text: str) -> int:
+        stripped = text.strip() if isinstance(text, str) else ""
+        if not stripped.isdigit() or not stripped.isascii():
+            raise BadNotation(
+                f"a move is a column number 1..{state.columns}, not {text!r}"
+            )
+        return int(stripped) - 1
+
+    def format(self, state: ConnectFourState, action: int) -> str:
+        return str(action + 1)
+
+    def describe(self, state: ConnectFourState, seat: int, action: int) -> str:
+        return f"dropped a disc in column {action + 1}"
+
+    def serialize(self, state: ConnectFourState) -> JSON:
+        return {
+            "columns": state.columns,
+            "rows": state.rows,
+            "connect": state.connect,
+            "moves": [m + 1 for m in state.moves],
+        }
+
+    def deserialize(self, data: JSON) -> ConnectFourState:
+        options = {"columns": data["columns"], "rows": data["rows"], "connect": data["connect"]}
+        state = self.initial_state(2, options, 0)
+        for column in data["moves"]:
+            state = self.apply(state, self.to_move(state)[0], int(column) - 1)
+        return state
+
+    def view(self, state: ConnectFourState, seat: int | None) -> JSON:
+        # grid[r][c] with r = 0 the top row, as a page draws it; None is empty.
+        grid = [
+            [state.disc(c, r) for c in range(state.columns)]
+            for r in reversed(range(state.rows))
+        ]
+        last = state.moves[-1] if state.moves else None
+        return {
+            "columns": state.columns,
+            "rows": state.rows,
+            "connect": state.connect,
+            "grid": grid,
+            "to_move": list(self.to_move(state)),
+            "last_move": None if last is None else {
+                "column": last + 1,
+                "row": len(state.board[last]),
+            },
+            "moves": [m + 1 for m in state.moves],
+            "winning_cells": [
+                {"column": c + 1, "row": r + 1} for c, r in state.line
+            ],
+        }
+
+
+def play_sequence(text: str, options: JSON | None = None) -> ConnectFourState:
+    """The position after a benchmark-style move string such as ``4453``."""
+    engine = ConnectFour()
+    state = engine.initial_state(2, engine.normalize_options(options), 0)
+    for char in text:
+        state = engine.apply(state, engine.to_move(state)[0], engine.parse(state, char))
+    return state
+
+
+def _line_through(state: ConnectFourState, column: int, row: int) -> tuple[Cell, ...]:
+    """The winning cells through the disc at (column, row), or () if it makes no line."""
+    seat = state.disc(column, row)
+    for dc, dr in DIRECTIONS:
+        cells = [(column, row)]
+        for sign in (1, -1):
+            c, r = column + sign * dc, row + sign * dr
+            while 0 <= c < state.columns and 0 <= r < state.rows and state.disc(c, r) == seat:
+                cells.append((c, r))
+                c, r = c + sign * dc, r + sign * dr
+        if len(cells) >= state.connect:
+            return tuple(sorted(cells))
+    return ()
