@@ -6,11 +6,15 @@ from typing import Any
 
 from .base import Engine
 from .connect_four import ConnectFour
+from .eskimo import Eskimo
+from .sokoban import Sokoban
 
 ENGINES: dict[str, Engine[Any, Any]] = {
     engine.slug: engine
     for engine in (
         ConnectFour(),
+        Eskimo(),
+        Sokoban(),
     )
 }
 

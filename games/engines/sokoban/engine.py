@@ -1,0 +1,308 @@
+"""Sokoban ("PushBox"), one player.
+
+Rules: the player steps left, up, right or down onto floor or a goal, never
+through a wall. Stepping into a box pushes it one square the same way if the
+square behind it is free (floor or goal: no wall, no box); a box is never
+pulled, and two boxes in a row cannot be pushed. The level is solved when
+every box stands on a goal, and the game ends then.
+
+House rules, as in the original program:
+
+* ``undo`` takes back one step or push, back to the level's start at most, but
+  does not lower the move and push counters: they count effort, not the
+  length of the current path. ``reset`` puts everything back to the start,
+  counters included. Both are actions of their own and go into the move log.
+* Moves count every step (pushes included), pushes count box moves.
+
+Notation: one LURD letter a move, ``l u r d`` a step, ``L U R D`` a push.
+A push may be given in lower case too; ``format`` writes the canonical case
+(upper case exactly when it pushes). An upper-case letter that would not push
+is refused, since a solution that says "push" there is wrong. ``path`` is the
+LURD string of the current position from the start, so undo shortens it.
+
+Options: ``level``, the level as XSB text (or the numeric format; see
+``levels``), default Microban level 1; ``title``, a name to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from ..base import (
+    JSON,
+    WIN,
+    BadNotation,
+    BadOptions,
+    Engine,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+)
+from .levels import Cell, Level, LevelError, parse_level
+
+# David W. Skinner's Microban, level 1 (see levels/README.md).
+DEFAULT_LEVEL: Final = "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\n"
+
+DIRECTIONS: Final[dict[str, Cell]] = {"l": (-1, 0), "u": (0, -1), "r": (1, 0), "d": (0, 1)}
+DIRECTION_WORDS: Final = {"l": "left", "u": "up", "r": "right", "d": "down"}
+OPPOSITE: Final = {"l": "r", "r": "l", "u": "d", "d": "u"}
+UNDO: Final = "undo"
+RESET: Final = "reset"
+
+# An action is a lower-case direction letter, "undo" or "reset".
+Action = str
+
+
+@dataclass(frozen=True)
+class SokobanState:
+    level: Level
+    player: Cell
+    boxes: frozenset[Cell]
+    # LURD of the current position from the start; undo shortens it.
+    path: str = ""
+    # Effort counters: every step and every push ever made, undone ones included.
+    moves: int = 0
+    pushes: int = 0
+    title: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.boxes == self.level.goals
+
+    @property
+    def at_start(self) -> bool:
+        return not self.path and self.moves == 0 and self.pushes == 0
+
+    def step(self, direction: str) -> tuple[Cell, bool] | None:
+        """Where the player goes and whether it pushes, or None if blocked."""
+        dx, dy = DIRECTIONS[direction]
+        x, y = self.player
+        target = (x + dx, y + dy)
+        if target in self.level.walls:
+            return None
+        if target in self.boxes:
+            beyond = (x + 2 * dx, y + 2 * dy)
+            if beyond in self.level.walls or beyond in self.boxes:
+                return None
+            return target, True
+        return target, False
+
+
+def start_state(level: Level, title: str = "") -> SokobanState:
+    return SokobanState(level, level.player, level.boxes, title=title or level.title)
+
+
+def move(state: SokobanState, direction: str) -> SokobanState:
+    """The state after one step or push; IllegalMove says why not."""
+    result = state.step(direction)
+    if result is None:
+        dx, dy = DIRECTIONS[direction]
+        x, y = state.player
+        target = (x + dx, y + dy)
+        word = DIRECTION_WORDS[direction]
+        if target in state.level.walls:
+            raise IllegalMove(f"there is a wall to the {word}")
+        beyond = (x + 2 * dx, y + 2 * dy)
+        if beyond in state.boxes:
+            raise IllegalMove(f"two boxes in a row to the {word} cannot be pushed")
+        raise IllegalMove(f"the box to the {word} is against a wall")
+    target, pushes = result
+    boxes = state.boxes
+    if pushes:
+        dx, dy = DIRECTIONS[direction]
+        boxes = (boxes - {target}) | {(target[0] + dx, target[1] + dy)}
+    letter = direction.upper() if pushes else direction
+    return replace(
+        state,
+        player=target,
+        boxes=boxes,
+        path=state.path + letter,
+        moves=state.moves + 1,
+        pushes=state.pushes + pushes,
+    )
+
+
+def undo(state: SokobanState) -> SokobanState:
+    """Take back the last step or push; the counters stay (the original's rule)."""
+    if not state.path:
+        raise IllegalMove("there is nothing to undo: this is the level's start")
+    letter = state.path[-1]
+    dx, dy = DIRECTIONS[letter.lower()]
+    x, y = state.player
+    boxes = state.boxes
+    if letter.isupper():
+        # The pushed box is one square ahead of the player; it goes back under him.
+        boxes = (boxes - {(x + dx, y + dy)}) | {(x, y)}
+    return replace(state, player=(x - dx, y - dy), boxes=boxes, path=state.path[:-1])
+
+
+def replay(level: Level, lurd: str) -> SokobanState:
+    """The state after a LURD string; BadNotation or IllegalMove name the bad letter.
+
+    Upper case must push; lower case may push (the case is not checked then).
+    """
+    state = start_state(level)
+    for index, letter in enumerate(lurd):
+        if letter.isspace():
+            continue
+        direction = letter.lower()
+        if direction not in DIRECTIONS:
+            raise BadNotation(f"letter {index + 1} is {letter!r}; a LURD string uses only l u r d L U R D")
+        if letter.isupper():
+            found = state.step(direction)
+            if found is not None and not found[1]:
+                raise IllegalMove(f"letter {index + 1} ({letter}) should push, but there is no box to push")
+        try:
+            state = move(state, direction)
+        except IllegalMove as error:
+            raise IllegalMove(f"letter {index + 1} ({letter}): {error}") from None
+    return state
+
+
+class Sokoban(Engine[SokobanState, Action]):
+    slug = "sokoban"
+    name = "Sokoban"
+    min_players = 1
+    max_players = 1
+    option_specs = (
+        OptionSpec("level", str, DEFAULT_LEVEL, "the level, as XSB text"),
+        OptionSpec("title", str, "", "the level's name, for display"),
+    )
+
+    def check_options(self, options: JSON) -> None:
+        try:
+            parse_level(options["level"])
+        except LevelError as error:
+            raise BadOptions(f"option 'level': {error}") from None
+
+    def initial_state(self, players: int, options: JSON, seed: int) -> SokobanState:
+        try:
+            level = parse_level(options.get("level", DEFAULT_LEVEL))
+        except LevelError as error:
+            raise BadOptions(f"option 'level': {error}") from None
+        return start_state(level, options.get("title", ""))
+
+    def to_move(self, state: SokobanState) -> tuple[int, ...]:
+        return () if state.solved else (0,)
+
+    def legal_actions(self, state: SokobanState, seat: int) -> list[Action]:
+        if seat != 0 or state.solved:
+            return []
+        actions = [d for d in DIRECTIONS if state.step(d) is not None]
+        if state.path:
+            actions.append(UNDO)
+        if not state.at_start:
+            actions.append(RESET)
+        return actions
+
+    def apply(self, state: SokobanState, seat: int, action: Action) -> SokobanState:
+        if state.solved:
+            raise IllegalMove("the level is solved; the game is over")
+        if seat != 0:
+            raise IllegalMove("Sokoban has one player, seat 0")
+        if action == UNDO:
+            return undo(state)
+        if action == RESET:
+            if state.at_start:
+                raise IllegalMove("the level is already at its start")
+            return start_state(state.level, state.title)
+        if action not in DIRECTIONS:
+            raise IllegalMove(f"unknown action {action!r}")
+        return move(state, action)
+
+    def outcome(self, state: SokobanState) -> Outcome | None:
+        return Outcome((WIN,), "solved") if state.solved else None
+
+    def parse(self, state: SokobanState, text: str) -> Action:
+        word = text.strip() if isinstance(text, str) else ""
+        if word.lower() in (UNDO, RESET):
+            return word.lower()
+        if len(word) != 1 or word.lower() not in DIRECTIONS:
+            raise BadNotation(
+                f"a move is one of l u r d (L U R D for a push), undo or reset; not {text!r}"
+            )
+        direction = word.lower()
+        if word.isupper():
+            found = state.step(direction)
+            if found is not None and not found[1]:
+                raise IllegalMove(
+                    f"{word} is a push, but there is no box to the {DIRECTION_WORDS[direction]};"
+                    f" step with {direction}"
+                )
+        return direction
+
+    def format(self, state: SokobanState, action: Action) -> str:
+        if action in DIRECTIONS:
+            found = state.step(action)
+            return action.upper() if found is not None and found[1] else action
+        return action
+
+    def describe(self, state: SokobanState, seat: int, action: Action) -> str:
+        if action == UNDO:
+            return "took back a move"
+        if action == RESET:
+            return "started the level again"
+        word = DIRECTION_WORDS.get(action, action)
+        found = state.step(action) if action in DIRECTIONS else None
+        if found is not None and found[1]:
+            return f"pushed a box {word}"
+        return f"stepped {word}"
+
+    def serialize(self, state: SokobanState) -> JSON:
+        return {
+            "level": state.level.to_xsb(title=False),
+            "title": state.title,
+            "path": state.path,
+            "moves": state.moves,
+            "pushes": state.pushes,
+        }
+
+    def deserialize(self, data: JSON) -> SokobanState:
+        try:
+            level = parse_level(data["level"])
+        except LevelError as error:
+            raise BadOptions(f"stored level: {error}") from None
+        state = replay(level, data["path"])
+        return replace(
+            state, moves=int(data["moves"]), pushes=int(data["pushes"]), title=data.get("title", "")
+        )
+
+    def view(self, state: SokobanState, seat: int | None) -> JSON:
+        level = state.level
+        inside = level.inside
+        rows = []
+        for y in range(level.height):
+            row = []
+            for x in range(level.width):
+                cell = (x, y)
+                if cell == state.player:
+                    row.append("+" if cell in level.goals else "@")
+                elif cell in state.boxes:
+                    row.append("*" if cell in level.goals else "$")
+                else:
+                    symbol = level.symbol(cell) if cell in level.walls or cell in level.goals else " "
+                    # "-" marks floor inside the player's area, " " what lies outside it.
+                    row.append("-" if symbol == " " and cell in inside else symbol)
+            rows.append("".join(row))
+
+        def cells(found: frozenset[Cell]) -> list[list[int]]:
+            return [[x, y] for x, y in sorted(found, key=lambda c: (c[1], c[0]))]
+
+        return {
+            "title": state.title,
+            "width": level.width,
+            "height": level.height,
+            "rows": rows,
+            "walls": cells(level.walls),
+            "goals": cells(level.goals),
+            "boxes": cells(state.boxes),
+            "player": list(state.player),
+            "boxes_on_goals": len(state.boxes & level.goals),
+            "moves": state.moves,
+            "pushes": state.pushes,
+            "path": state.path,
+            "solved": state.solved,
+            "can_undo": bool(state.path) and not state.solved,
+            "to_move": list(self.to_move(state)),
+        }
