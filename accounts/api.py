@@ -1,0 +1,77 @@
+"""Registration, login, logout and the current user, over the REST API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, logout
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import serializers as s
+from games.api.errors import ApiError
+from games.api.views import ERRORS, body
+
+from . import services
+
+
+def _credentials(request: Request) -> tuple[str, str]:
+    data = body(request)
+    username, password = data.get("username"), data.get("password")
+    if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
+        raise ApiError("invalid", "username and password are required")
+    return username, password
+
+
+class Register(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(request=s.RegisterIn, responses={201: s.RegisterOut, **ERRORS})
+    def post(self, request: Request) -> Response:
+        username, password = _credentials(request)
+        user, token = services.user_register(username=username, password=password)
+        return Response(
+            {"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
+        )
+
+
+class Login(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(request=s.RegisterIn, responses={200: s.LoginOut, **ERRORS})
+    def post(self, request: Request) -> Response:
+        username, password = _credentials(request)
+        user = authenticate(request._request, username=username, password=password)
+        if user is None:
+            raise ApiError("invalid_credentials", "wrong username or password", 400)
+        token = services.token_for(user=user)
+        return Response({"token": token.key, "username": user.username})
+
+
+class Logout(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def post(self, request: Request) -> Response:
+        # Logging out of the API revokes the token; a browser session ends too.
+        services.token_revoke(user=request.user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Me(APIView):
+    @extend_schema(responses={200: s.MeOut, **ERRORS})
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            {
+                "id": user.pk,
+                "username": user.username,
+                "display_name": user.display_name,
+                "preferences": user.preferences,
+            }
+        )
+
+

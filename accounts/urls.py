@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("register/", api.Register.as_view(), name="api-register"),
+    path("login/", api.Login.as_view(), name="api-login"),
+    path("logout/", api.Logout.as_view(), name="api-logout"),
+    path("me/", api.Me.as_view(), name="api-me"),
+]

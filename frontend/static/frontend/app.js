@@ -1,0 +1,106 @@
+// Shared helpers for every page: the API client, the room socket, DOM building.
+// No game rules live here or anywhere in JS: boards ask the server for legal moves.
+"use strict";
+
+const App = (() => {
+  function cookie(name) {
+    const found = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+    return found ? decodeURIComponent(found.split("=")[1]) : "";
+  }
+
+  class ApiError extends Error {
+    constructor(status, code, detail) {
+      super(detail);
+      this.status = status;
+      this.code = code;
+      this.detail = detail;
+    }
+  }
+
+  async function api(method, url, body) {
+    const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    if (method !== "GET") options.headers["X-CSRFToken"] = cookie("csrftoken");
+    const response = await fetch(url, options);
+    if (response.status === 204) return null;
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) {
+      const code = data && data.code ? data.code : "error";
+      const detail = data && data.detail ? data.detail : `request failed (${response.status})`;
+      throw new ApiError(response.status, code, detail);
+    }
+    return data;
+  }
+
+  // el("div", {class: "x", dataset: {col: 1}, onclick: fn}, child, "text", ...)
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  // A room socket that reconnects with backoff; every (re)connect gets a fresh snapshot.
+  function socket(roomId, handlers) {
+    let ws = null;
+    let delay = 500;
+    let closedByUs = false;
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${roomId}/`);
+      ws.onopen = () => { delay = 500; handlers.status && handlers.status("live"); };
+      ws.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        const handler = handlers[message.type];
+        if (handler) handler(message);
+      };
+      ws.onclose = (event) => {
+        if (closedByUs) return;
+        handlers.status && handlers.status("offline");
+        if (event.code === 4401 || event.code === 4404) return;
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 8000);
+      };
+    }
+    connect();
+    return {
+      refresh() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "refresh" })); },
+      close() { closedByUs = true; if (ws) ws.close(); },
+    };
+  }
+
+  function showError(node, error) {
+    if (!node) return;
+    if (!error) { node.hidden = true; node.textContent = ""; return; }
+    node.hidden = false;
+    node.textContent = error.detail || error.message || String(error);
+  }
+
+  function resultText(match, username) {
+    if (!match || !match.result) return "";
+    const results = match.result.results || [];
+    const winners = match.players.filter((p) => results[p.seat] === "win");
+    const who = (p) => (p.username || (p.bot ? `AI (${p.bot})` : `seat ${p.seat + 1}`));
+    let headline;
+    if (winners.length === 0) headline = "Draw";
+    else if (winners.length === match.players.length && winners.length > 1) headline = "Draw";
+    else if (winners.some((p) => p.username === username)) headline = winners.length > 1 ? "You share the win" : "You won";
+    else headline = `${winners.map(who).join(" and ")} won`;
+    return `${headline} — ${match.result.reason}`;
+  }
+
+  return { api, el, socket, showError, resultText, ApiError, boards: {}, username: document.body.dataset.username };
+})();

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("login/", views.login_page, name="login"),
+    path("register/", views.register_page, name="register"),
+    path("logout/", views.logout_page, name="logout"),
+    path("rooms/<int:room_id>/", views.room_page, name="room"),
+    path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
+]

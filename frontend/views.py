@@ -1,0 +1,74 @@
+"""Server-rendered pages. They carry no game logic: the JS asks the API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from accounts import services as accounts
+from games import selectors
+from games.api.errors import ApiError
+from games.models import Match, Room
+
+from .forms import CredentialsForm
+
+
+def _credentials_page(request: HttpRequest, *, register: bool) -> HttpResponse:
+    form = CredentialsForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        username, password = form.cleaned_data["username"], form.cleaned_data["password"]
+        user = None
+        if register:
+            try:
+                user, _ = accounts.user_register(username=username, password=password)
+            except ApiError as exc:
+                error = str(exc.detail)
+        else:
+            user = authenticate(request, username=username, password=password)
+            if user is None:
+                error = "Wrong username or password."
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(request.GET.get("next") or "lobby")
+    return render(request, "frontend/credentials.html", {"form": form, "error": error, "register": register})
+
+
+def register_page(request: HttpRequest) -> HttpResponse:
+    return _credentials_page(request, register=True)
+
+
+def login_page(request: HttpRequest) -> HttpResponse:
+    return _credentials_page(request, register=False)
+
+
+@require_POST
+def logout_page(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("login")
+
+
+@login_required
+@ensure_csrf_cookie
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/lobby.html", {"games": selectors.catalogue()})
+
+
+@login_required
+@ensure_csrf_cookie
+def room_page(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = get_object_or_404(Room, pk=room_id)
+    return render(request, "frontend/room.html", {"room": room, "board_script": f"boards/{room.game}.js"})
+
+
+@login_required
+@ensure_csrf_cookie
+def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("room"), pk=match_id)
+    return render(
+        request, "frontend/replay.html", {"match": match, "board_script": f"boards/{match.room.game}.js"}
+    )

@@ -1,0 +1,126 @@
+"""Input shapes (validated by the services) and response shapes, for the OpenAPI schema."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class ErrorOut(serializers.Serializer):  # type: ignore[misc]
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class RoomCreateIn(serializers.Serializer):  # type: ignore[misc]
+    game = serializers.CharField(help_text="game slug, e.g. connect-four")
+    options = serializers.JSONField(required=False, help_text="game options; players sets the seats")
+
+
+class SeatOut(serializers.Serializer):  # type: ignore[misc]
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+
+
+class RoomOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    options = serializers.JSONField()
+    status = serializers.ChoiceField(choices=["open", "playing", "closed"])
+    code = serializers.CharField()
+    host = serializers.CharField()
+    seats = SeatOut(many=True)
+    match = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class MatchSummaryOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    room = serializers.IntegerField()
+    game = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["active", "finished", "aborted"])
+    players = SeatOut(many=True)
+    version = serializers.IntegerField()
+    result = serializers.JSONField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MatchOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    room = serializers.IntegerField()
+    game = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["active", "finished", "aborted"])
+    players = SeatOut(many=True)
+    seat = serializers.IntegerField(allow_null=True, help_text="the requester's seat, null for a spectator")
+    version = serializers.IntegerField()
+    state = serializers.JSONField(help_text="the engine's view for the requester")
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    result = serializers.JSONField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MoveIn(serializers.Serializer):  # type: ignore[misc]
+    move = serializers.CharField(help_text="the move in the game's notation, e.g. 4 for Connect Four")
+    version = serializers.IntegerField(help_text="the match version the move was made on")
+
+
+class MoveOut(serializers.Serializer):  # type: ignore[misc]
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    move = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PositionOut(serializers.Serializer):  # type: ignore[misc]
+    ply = serializers.IntegerField()
+    plies = serializers.IntegerField()
+    state = serializers.JSONField()
+
+
+class ChatIn(serializers.Serializer):  # type: ignore[misc]
+    text = serializers.CharField(max_length=500)
+
+
+class ChatOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    text = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class GameOut(serializers.Serializer):  # type: ignore[misc]
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = serializers.JSONField()
+    bots = serializers.ListField(child=serializers.CharField())
+
+
+class RegisterIn(serializers.Serializer):  # type: ignore[misc]
+    username = serializers.CharField()
+    password = serializers.CharField()
+
+
+class RegisterOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class LoginOut(serializers.Serializer):  # type: ignore[misc]
+    token = serializers.CharField()
+    username = serializers.CharField()
+
+
+class MeOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    preferences = serializers.JSONField()

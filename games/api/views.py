@@ -1,0 +1,181 @@
+"""Thin DRF views: read the request, call a service or a selector, shape the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.models import Match, Room
+
+from . import serializers as s
+from .errors import ApiError
+
+ERRORS = {400: s.ErrorOut, 401: s.ErrorOut, 403: s.ErrorOut, 404: s.ErrorOut, 409: s.ErrorOut}
+
+
+def body(request: Request) -> dict[str, Any]:
+    """The JSON object of the request; anything else is a 400."""
+    data = request.data
+    if not hasattr(data, "get"):
+        raise ApiError("malformed_request", "the request body must be a JSON object")
+    return dict(data.items()) if not isinstance(data, dict) else data
+
+
+def paginated(request: Request, view: APIView, items: Any, to_json: Any) -> Response:
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(items, request, view=view)
+    return paginator.get_paginated_response([to_json(item) for item in page or []])
+
+
+class GameList(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.GameOut(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.catalogue())
+
+
+class RoomList(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, description="a game slug"),
+            OpenApiParameter("status", str, enum=["open", "playing", "closed"]),
+        ],
+        responses={200: s.RoomOut(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        status_filter = request.query_params.get("status")
+        if status_filter and status_filter not in Room.Status.values:
+            raise ApiError("invalid", f"status must be one of {', '.join(Room.Status.values)}")
+        rooms = selectors.rooms_for_lobby(game=request.query_params.get("game"), status=status_filter)
+        return paginated(request, self, rooms, selectors.room_detail)
+
+    @extend_schema(request=s.RoomCreateIn, responses={201: s.RoomOut, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = body(request)
+        room = services.room_create(user=request.user, game=data.get("game"), options=data.get("options"))
+        return Response(selectors.room_detail(room), status=status.HTTP_201_CREATED)
+
+
+class RoomDetail(APIView):
+    @extend_schema(responses={200: s.RoomOut, **ERRORS})
+    def get(self, request: Request, room_id: int) -> Response:
+        return Response(selectors.room_detail(get_object_or_404(Room, pk=room_id)))
+
+
+class RoomJoin(APIView):
+    @extend_schema(request=None, responses={200: s.RoomOut, **ERRORS})
+    def post(self, request: Request, room_id: int) -> Response:
+        room = services.room_join(user=request.user, room_id=room_id)
+        return Response(selectors.room_detail(Room.objects.get(pk=room.pk)))
+
+
+class RoomLeave(APIView):
+    @extend_schema(request=None, responses={200: s.RoomOut, **ERRORS})
+    def post(self, request: Request, room_id: int) -> Response:
+        room = services.room_leave(user=request.user, room_id=room_id)
+        return Response(selectors.room_detail(Room.objects.get(pk=room.pk)))
+
+
+class RoomRematch(APIView):
+    @extend_schema(request=None, responses={201: s.MatchOut, **ERRORS})
+    def post(self, request: Request, room_id: int) -> Response:
+        match = services.room_rematch(user=request.user, room_id=room_id)
+        return Response(_detail(match.pk, request), status=status.HTTP_201_CREATED)
+
+
+class RoomChat(APIView):
+    @extend_schema(responses={200: s.ChatOut(many=True), **ERRORS})
+    def get(self, request: Request, room_id: int) -> Response:
+        return Response(selectors.chat_for(get_object_or_404(Room, pk=room_id)))
+
+    @extend_schema(request=s.ChatIn, responses={201: s.ChatOut, **ERRORS})
+    def post(self, request: Request, room_id: int) -> Response:
+        message = services.chat_post(user=request.user, room_id=room_id, text=body(request).get("text"))
+        return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
+
+
+class MatchList(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("player", str, description="`me`, or a username"),
+            OpenApiParameter("status", str, enum=["active", "finished", "aborted"]),
+            OpenApiParameter("game", str, description="a game slug"),
+        ],
+        responses={200: s.MatchSummaryOut(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        status_filter = params.get("status")
+        if status_filter and status_filter not in Match.Status.values:
+            raise ApiError("invalid", f"status must be one of {', '.join(Match.Status.values)}")
+        player = params.get("player")
+        user: Any = None
+        if player == "me":
+            user = request.user
+        elif player:
+            from accounts.models import User
+
+            user = User.objects.filter(username=player).first()
+            if user is None:
+                raise ApiError("not_found", f"there is no player {player!r}", 404)
+        matches = selectors.matches_for(user=user, status=status_filter, game=params.get("game"))
+        return paginated(request, self, matches, selectors.match_summary)
+
+
+def _match(match_id: int) -> Match:
+    return get_object_or_404(Match.objects.select_related("room"), pk=match_id)
+
+
+def _detail(match_id: int, request: Request) -> dict[str, Any]:
+    match = _match(match_id)
+    return selectors.match_detail(match, selectors.seat_of(match, request.user))
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses={200: s.MatchOut, **ERRORS})
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(_detail(match_id, request))
+
+
+class MatchMoves(APIView):
+    @extend_schema(responses={200: s.MoveOut(many=True), **ERRORS})
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(selectors.move_list(_match(match_id)))
+
+    @extend_schema(request=s.MoveIn, responses={201: s.MatchOut, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        data = body(request)
+        if "version" not in data:
+            raise ApiError("invalid", "version is required: send the match version you last saw")
+        services.move_make(user=request.user, match_id=match_id, move=data.get("move"), version=data["version"])
+        return Response(_detail(match_id, request), status=status.HTTP_201_CREATED)
+
+
+class MatchPosition(APIView):
+    @extend_schema(responses={200: s.PositionOut, **ERRORS})
+    def get(self, request: Request, match_id: int, ply: int) -> Response:
+        match = _match(match_id)
+        plies = match.moves.count()
+        if ply > plies:
+            raise ApiError("not_found", f"the match has {plies} moves; there is no position after ply {ply}", 404)
+        engine = selectors.engine_for(match.room.game)
+        state = selectors.state_after(match, ply)
+        seat = selectors.seat_of(match, request.user)
+        return Response({"ply": ply, "plies": plies, "state": engine.view(state, seat)})
+
+
+class MatchResign(APIView):
+    @extend_schema(request=None, responses={200: s.MatchOut, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_resign(user=request.user, match_id=match_id)
+        return Response(_detail(match_id, request))

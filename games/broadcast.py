@@ -1,0 +1,62 @@
+"""Pushes to the WebSocket groups, called only after a write commits.
+
+One group per room (``room-<id>``). A match change carries every seat's view
+and the spectators' view; each consumer forwards only the one meant for its
+own user, so another seat's hidden cards reach this server's consumers but
+never a client that may not see them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from .models import ChatMessage, Match, Room
+from .selectors import chat_json, match_detail, match_state, room_detail
+
+log = logging.getLogger(__name__)
+
+
+def room_group(room_id: int) -> str:
+    return f"room-{room_id}"
+
+
+def _send(room_id: int, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(room_group(room_id), message)
+    except Exception:  # a push that fails must not undo a committed move
+        log.exception("push to room %s failed", room_id)
+
+
+def room_changed(room_id: int) -> None:
+    room = Room.objects.select_related("host").get(pk=room_id)
+    _send(room_id, {"type": "room.changed", "room": room_detail(room)})
+
+
+def match_views(match: Match) -> dict[str, Any]:
+    """Every seat's view of ``match`` plus a spectator's, keyed by seat (``"-"`` for spectators)."""
+    state = match_state(match)
+    views: dict[str, Any] = {"-": match_detail(match, None, state)}
+    for player in match.players.all():
+        views[str(player.seat)] = match_detail(match, player.seat, state)
+    return views
+
+
+def match_changed(match_id: int) -> None:
+    match = Match.objects.select_related("room").get(pk=match_id)
+    seats = {str(p.user_id): p.seat for p in match.players.all() if p.user_id is not None}
+    _send(
+        match.room_id,
+        {"type": "match.changed", "match": match.pk, "seats": seats, "views": match_views(match)},
+    )
+
+
+def chat_posted(message_id: int) -> None:
+    message = ChatMessage.objects.select_related("user").get(pk=message_id)
+    _send(message.room_id, {"type": "chat.posted", "message": chat_json(message)})

@@ -1,0 +1,82 @@
+"""The room socket: authenticate, join the room's group, send a snapshot, relay pushes.
+
+No rules and no writes here: moves go through the REST API. Anyone logged in
+may watch; what a client receives is the view of its own seat only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from .broadcast import room_group
+from .models import Room
+from .selectors import current_match, match_detail, room_detail, seat_of
+
+# Close codes (4000-4999 are the application's own).
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    room_id: int
+    group: str
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        self.group = room_group(self.room_id)
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        snapshot = await self._snapshot(user)
+        if snapshot is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        for message in snapshot:
+            await self.send_json(message)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # Clients may ask for a fresh snapshot (after a version gap); nothing else.
+        if isinstance(content, dict) and content.get("type") == "refresh":
+            snapshot = await self._snapshot(self.scope["user"])
+            for message in snapshot or []:
+                await self.send_json(message)
+        else:
+            await self.send_json(
+                {"type": "error", "code": "unsupported", "detail": "moves and chat go through the REST API"}
+            )
+
+    @database_sync_to_async
+    def _snapshot(self, user: Any) -> list[dict[str, Any]] | None:
+        room = Room.objects.select_related("host").filter(pk=self.room_id).first()
+        if room is None:
+            return None
+        messages: list[dict[str, Any]] = [{"type": "room", "room": room_detail(room)}]
+        match = current_match(room)
+        if match is not None:
+            messages.append({"type": "state", "match": match_detail(match, seat_of(match, user))})
+        return messages
+
+    # --- group events ------------------------------------------------------
+
+    async def room_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "room", "room": event["room"]})
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        seat = event["seats"].get(str(self.scope["user"].pk))
+        view = event["views"]["-" if seat is None else str(seat)]
+        await self.send_json({"type": "state", "match": view})
+
+    async def chat_posted(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "message": event["message"]})
+
+

@@ -1,0 +1,176 @@
+"""Rooms, seats, matches and their move logs.
+
+A Room is the table players gather at; it outlives its matches. A Match is
+one game played at it. The Move rows are the truth: a match's state is the
+replay of its moves from the room's options and the match's seed, and
+``Match.snapshot`` is only a cache of that replay.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I lookalikes
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(6))
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PLAYING = "playing"
+        CLOSED = "closed"
+
+    game = models.CharField(max_length=40, db_index=True)
+    # Normalised by the engine when the room is created: every option present.
+    options = models.JSONField(default=dict)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    code = models.CharField(max_length=8, unique=True, default=new_room_code)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game} room {self.pk} ({self.status})"
+
+    @property
+    def players(self) -> int:
+        return int(self.options.get("players", 1))
+
+
+class Seat(models.Model):
+    """A chair at the table. ``user`` is empty while the seat is free (or an AI plays it)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    # An AI level ("random", "strong", ...) when a bot holds the seat.
+    bot = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
+            # One person, one chair per table: the API refuses "joining twice"
+            # and this makes a racing double join fail in the database too.
+            models.UniqueConstraint(
+                fields=["room", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"room {self.room_id} seat {self.index}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField(default=new_seed)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    # Bumped by every write; clients send the version they saw, so a move
+    # made on a stale picture of the board is refused (409 stale_version).
+    version = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    # Cache of the engine's serialised state after the last move.
+    snapshot = models.JSONField(null=True, blank=True)
+    snapshot_version = models.PositiveIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="match_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.room.game} room {self.room_id} #{self.number})"
+
+    @property
+    def game(self) -> str:
+        return self.room.game
+
+
+class Player(models.Model):
+    """Who plays engine seat ``seat`` in a match.
+
+    Separate from the room's Seat because a rematch hands the first move to the
+    next chair: match 2's seat 0 is the room's seat 1.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="plays"
+    )
+    bot = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="player_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"
+
+
+class Move(models.Model):
+    """One entry of a match's move log. Append-only: never updated, never deleted alone."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    notation = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [
+            # The last line of defence against two writers appending the same ply.
+            models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} ply {self.ply}: {self.notation}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("moves are append-only")
+        super().save(*args, **kwargs)
+
+
+class ChatMessage(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"room {self.room_id}: {self.user_id}: {self.text[:30]}"

@@ -1,0 +1,211 @@
+"""Reads that need logic: a viewer's picture of a room or a match, and lists.
+
+Every payload a client receives, over REST or the WebSocket, is built here, so
+the two always agree, and hidden information leaves only through
+``engine.view(state, seat)`` for the viewer's own seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+
+from .engines.base import JSON, Engine
+from .engines.bots import bot_levels
+from .engines.registry import ENGINES, get_engine
+from .models import ChatMessage, Match, Move, Player, Room
+
+
+def engine_for(game: str) -> Engine[Any, Any]:
+    return get_engine(game)
+
+
+def catalogue() -> list[JSON]:
+    games = []
+    for engine in ENGINES.values():
+        entry = engine.catalogue().to_json()
+        entry["bots"] = bot_levels(engine.slug)
+        games.append(entry)
+    return games
+
+
+def current_match(room: Room) -> Match | None:
+    return room.matches.order_by("-number").first()
+
+
+def room_detail(room: Room) -> JSON:
+    match = current_match(room)
+    return {
+        "id": room.pk,
+        "game": room.game,
+        "options": room.options,
+        "status": room.status,
+        "code": room.code,
+        "host": room.host.username,
+        "seats": [
+            {
+                "seat": seat.index,
+                "username": seat.user.username if seat.user else None,
+                "bot": seat.bot or None,
+            }
+            for seat in room.seats.select_related("user").order_by("index")
+        ],
+        "match": match.pk if match else None,
+        "created_at": room.created_at.isoformat(),
+    }
+
+
+def rooms_for_lobby(*, game: str | None = None, status: str | None = None) -> QuerySet[Room]:
+    rooms = Room.objects.select_related("host").prefetch_related("seats__user", "matches")
+    if game:
+        rooms = rooms.filter(game=game)
+    if status:
+        rooms = rooms.filter(status=status)
+    return rooms.order_by("-created_at")
+
+
+def matches_for(
+    *, user: User | None = None, status: str | None = None, game: str | None = None
+) -> QuerySet[Match]:
+    matches = Match.objects.select_related("room")
+    if user is not None:
+        matches = matches.filter(players__user=user)
+    if status:
+        matches = matches.filter(status=status)
+    if game:
+        matches = matches.filter(room__game=game)
+    return matches.order_by("-updated_at", "-id").distinct()
+
+
+def match_state(match: Match) -> Any:
+    """The engine state of ``match`` now: the cached snapshot if it is current, else a replay."""
+    engine = engine_for(match.room.game)
+    if match.snapshot is not None and match.snapshot_version == match.version:
+        return engine.deserialize(match.snapshot)
+    return state_after(match, None)
+
+
+def state_after(match: Match, ply: int | None) -> Any:
+    """The state after the first ``ply`` moves (all of them for None), replayed from the log."""
+    engine = engine_for(match.room.game)
+    moves = match.moves.order_by("ply")
+    if ply is not None:
+        moves = moves.filter(ply__lte=ply)
+    return engine.replay(
+        match.room.players,
+        match.room.options,
+        match.seed,
+        moves.values_list("seat", "notation"),
+    )
+
+
+def seat_of(match: Match, user: Any) -> int | None:
+    """The engine seat ``user`` plays in ``match``, or None for a spectator."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for player in _players(match):
+        if player.user_id == user.pk:
+            return player.seat
+    return None
+
+
+def _players(match: Match) -> list[Player]:
+    cached: list[Player] | None = getattr(match, "_players_cache", None)
+    if cached is None:
+        cached = list(match.players.select_related("user").order_by("seat"))
+        match._players_cache = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def players_json(match: Match) -> list[JSON]:
+    return [
+        {
+            "seat": p.seat,
+            "username": p.user.username if p.user else None,
+            "bot": p.bot or None,
+        }
+        for p in _players(match)
+    ]
+
+
+def match_detail(match: Match, seat: int | None, state: Any = None) -> JSON:
+    """The match as ``seat`` sees it (None: a spectator)."""
+    engine = engine_for(match.room.game)
+    if state is None:
+        state = match_state(match)
+    active = match.status == Match.Status.ACTIVE
+    to_move = list(engine.to_move(state)) if active else []
+    legal = engine.legal_moves(state, seat) if active and seat is not None and seat in to_move else []
+    return {
+        "id": match.pk,
+        "room": match.room_id,
+        "game": match.room.game,
+        "number": match.number,
+        "status": match.status,
+        "players": players_json(match),
+        "seat": seat,
+        "version": match.version,
+        "state": engine.view(state, seat),
+        "to_move": to_move,
+        "legal_moves": legal,
+        "result": match.result,
+        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+def match_summary(match: Match) -> JSON:
+    """A line of a match list: no state, so no view is needed."""
+    return {
+        "id": match.pk,
+        "room": match.room_id,
+        "game": match.room.game,
+        "number": match.number,
+        "status": match.status,
+        "players": players_json(match),
+        "version": match.version,
+        "result": match.result,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }
+
+
+def move_list(match: Match) -> list[JSON]:
+    names = {p.seat: (p.user.username if p.user else None) for p in _players(match)}
+    return [
+        {
+            "ply": move.ply,
+            "seat": move.seat,
+            "username": names.get(move.seat),
+            "move": move.notation,
+            "created_at": move.created_at.isoformat(),
+        }
+        for move in Move.objects.filter(match=match).order_by("ply")
+    ]
+
+
+def chat_json(message: ChatMessage) -> JSON:
+    return {
+        "id": message.pk,
+        "username": message.user.username,
+        "text": message.text,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def chat_for(room: Room, limit: int = 200) -> list[JSON]:
+    recent = ChatMessage.objects.filter(room=room).select_related("user").order_by("-created_at", "-id")
+    return [chat_json(m) for m in reversed(list(recent[:limit]))]
+
+
+def user_can_watch(room: Room, user: Any) -> bool:
+    """Anyone logged in may watch a room."""
+    return bool(getattr(user, "is_authenticated", False))
+
+
+def open_rooms_q() -> Q:
+    return Q(status=Room.Status.OPEN)

@@ -1,0 +1,269 @@
+"""Every write: lock, check, apply, append, bump the version, push after commit.
+
+Each public function is one transaction. Pushes are queued with
+``transaction.on_commit`` so a client never hears of a move that was rolled
+back, and never before the row it would refetch is visible.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from . import broadcast
+from .api.errors import ApiError
+from .engines.base import BadNotation, BadOptions, EngineError, IllegalMove
+from .engines.registry import ENGINES
+from .models import ChatMessage, Match, Move, Player, Room, Seat
+from .selectors import engine_for, match_state, seat_of
+
+CHAT_MAX = 500
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def write(func: Callable[P, R]) -> Callable[P, R]:
+    """Run ``func`` in one transaction; a lost race is a 409, never a 500.
+
+    IntegrityError: another writer appended the same ply or took the same
+    seat first. OperationalError: SQLite's lock wait ran out under load.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            with transaction.atomic():
+                return func(*args, **kwargs)
+        except IntegrityError as error:
+            raise ApiError("conflict", "someone else changed this at the same moment; reload and retry", 409) from error
+        except OperationalError as error:
+            if "locked" in str(error).lower():
+                raise ApiError("busy", "the server is busy; retry in a moment", 409) from error
+            raise
+
+    return wrapper
+
+
+# --- rooms -------------------------------------------------------------------
+
+
+@write
+def room_create(*, user: User, game: str, options: Any = None) -> Room:
+    if not isinstance(game, str) or game not in ENGINES:
+        known = ", ".join(sorted(ENGINES))
+        raise ApiError("unknown_game", f"there is no game {game!r}; the games are: {known}")
+    engine = ENGINES[game]
+    try:
+        normalized = engine.normalize_options(options)
+    except BadOptions as error:
+        raise ApiError("bad_options", str(error)) from error
+    room = Room.objects.create(game=game, options=normalized, host=user)
+    Seat.objects.bulk_create(
+        [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
+    )
+    if room.players == 1:
+        _start_match(room)
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    return room
+
+
+def _lock_room(room_id: int) -> Room:
+    # Locking the room row serialises joins, leaves and rematches, so two
+    # people cannot both take the last seat or both start match 2.
+    try:
+        return Room.objects.select_for_update().get(pk=room_id)
+    except Room.DoesNotExist as error:
+        raise ApiError("not_found", f"there is no room {room_id}", 404) from error
+
+
+@write
+def room_join(*, user: User, room_id: int) -> Room:
+    room = _lock_room(room_id)
+    seats = list(room.seats.select_for_update().order_by("index"))
+    if any(seat.user_id == user.pk for seat in seats):
+        raise ApiError("already_seated", "you already have a seat in this room", 409)
+    if room.status == Room.Status.CLOSED:
+        raise ApiError("room_closed", "this room is closed", 409)
+    free = [seat for seat in seats if seat.user_id is None and not seat.bot]
+    if room.status != Room.Status.OPEN or not free:
+        raise ApiError("room_full", "every seat in this room is taken", 409)
+    seat = free[0]
+    seat.user = user
+    seat.save(update_fields=["user"])
+    if len(free) == 1:
+        _start_match(room)
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    return room
+
+
+@write
+def room_leave(*, user: User, room_id: int) -> Room:
+    room = _lock_room(room_id)
+    seat = room.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        raise ApiError("not_seated", "you have no seat in this room", 409)
+    if room.status != Room.Status.OPEN:
+        raise ApiError("match_started", "the match has started; resign instead of leaving", 409)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    remaining = room.seats.filter(user__isnull=False).order_by("index").first()
+    if remaining is None:
+        room.status = Room.Status.CLOSED
+    elif room.host_id == user.pk:
+        room.host_id = remaining.user_id
+    room.save(update_fields=["status", "host", "updated_at"])
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    return room
+
+
+@write
+def room_rematch(*, user: User, room_id: int) -> Match:
+    room = _lock_room(room_id)
+    if not room.seats.filter(user=user).exists():
+        raise ApiError("not_seated", "only a seated player can start a rematch", 403)
+    last = room.matches.order_by("-number").first()
+    if last is None or last.status == Match.Status.ACTIVE:
+        raise ApiError("match_not_over", "the current match is not over yet", 409)
+    match = _start_match(room)
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    return match
+
+
+def _start_match(room: Room) -> Match:
+    """Deal a new match at ``room``. The caller holds the room's lock."""
+    number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    match = Match.objects.create(room=room, number=number)
+    seats = list(room.seats.order_by("index"))
+    n = len(seats)
+    # Each new match hands the first move to the next chair (the original
+    # site's "regame"): room seat k plays engine seat (k - number + 1) mod n.
+    Player.objects.bulk_create(
+        [
+            Player(match=match, seat=(seat.index - (number - 1)) % n, user=seat.user, bot=seat.bot)
+            for seat in seats
+        ]
+    )
+    engine = engine_for(room.game)
+    state = engine.initial_state(n, room.options, match.seed)
+    match.snapshot = engine.serialize(state)
+    match.snapshot_version = match.version
+    match.save(update_fields=["snapshot", "snapshot_version"])
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status", "updated_at"])
+    transaction.on_commit(lambda: broadcast.match_changed(match.pk))
+    return match
+
+
+# --- moves -------------------------------------------------------------------
+
+
+def _lock_match(match_id: int) -> Match:
+    # The lock makes check-then-append atomic: without it two moves could
+    # both pass the version check and race for the same ply.
+    try:
+        return Match.objects.select_for_update().select_related("room").get(pk=match_id)
+    except Match.DoesNotExist as error:
+        raise ApiError("not_found", f"there is no match {match_id}", 404) from error
+
+
+def _player_seat(match: Match, user: User) -> int:
+    seat = seat_of(match, user)
+    if seat is None:
+        raise ApiError("not_seated", "you are not playing in this match", 403)
+    return seat
+
+
+@write
+def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
+    match = _lock_match(match_id)
+    seat = _player_seat(match, user)
+    if not isinstance(move, str) or not move.strip():
+        raise ApiError("bad_notation", "move must be a non-empty string in the game's notation")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApiError("invalid", "version must be the match version you last saw (a whole number)")
+    if match.status != Match.Status.ACTIVE:
+        raise ApiError("match_over", "the match is over", 409)
+    if version != match.version:
+        raise ApiError(
+            "stale_version",
+            f"the match is at version {match.version}, not {version}; reload it",
+            409,
+        )
+    engine = engine_for(match.room.game)
+    state = match_state(match)
+    if seat not in engine.to_move(state):
+        raise ApiError("not_your_turn", "it is not your turn", 409)
+    _apply(match, state, seat, move.strip())
+    return match
+
+
+def _apply(match: Match, state: Any, seat: int, text: str) -> Any:
+    """Ask the engine, append the move, bump the version, cache the snapshot."""
+    engine = engine_for(match.room.game)
+    try:
+        action = engine.parse(state, text)
+        after = engine.apply(state, seat, action)
+    except BadNotation as error:
+        raise ApiError("bad_notation", str(error)) from error
+    except IllegalMove as error:
+        raise ApiError("illegal_move", str(error)) from error
+    except EngineError as error:  # any other rule error is still the player's move at fault
+        raise ApiError(error.code, str(error)) from error
+    Move.objects.create(match=match, ply=match.moves.count() + 1, seat=seat, notation=engine.format(state, action))
+    match.version += 1
+    match.snapshot = engine.serialize(after)
+    match.snapshot_version = match.version
+    outcome = engine.outcome(after)
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.result = outcome.to_json()
+        match.finished_at = timezone.now()
+    match.save()
+    match_id = match.pk
+    transaction.on_commit(lambda: broadcast.match_changed(match_id))
+    return after
+
+
+@write
+def match_resign(*, user: User, match_id: int) -> Match:
+    match = _lock_match(match_id)
+    seat = _player_seat(match, user)
+    if match.status != Match.Status.ACTIVE:
+        raise ApiError("match_over", "the match is over", 409)
+    engine = engine_for(match.room.game)
+    outcome = engine.resign(match_state(match), seat, match.room.players)
+    username = user.username
+    match.result = {**outcome.to_json(), "reason": f"{username} resigned", "resigned": seat}
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.version += 1
+    match.snapshot_version = match.version
+    match.save()
+    transaction.on_commit(lambda: broadcast.match_changed(match.pk))
+    return match
+
+
+# --- chat --------------------------------------------------------------------
+
+
+@write
+def chat_post(*, user: User, room_id: int, text: Any) -> ChatMessage:
+    if not Room.objects.filter(pk=room_id).exists():
+        raise ApiError("not_found", f"there is no room {room_id}", 404)
+    if not isinstance(text, str):
+        raise ApiError("invalid", "text must be a string")
+    text = text.strip()
+    if not text:
+        raise ApiError("invalid", "a chat message cannot be empty")
+    if len(text) > CHAT_MAX:
+        raise ApiError("invalid", f"a chat message is at most {CHAT_MAX} characters, not {len(text)}")
+    message = ChatMessage.objects.create(room_id=room_id, user=user, text=text)
+    transaction.on_commit(lambda: broadcast.chat_posted(message.pk))
+    return message

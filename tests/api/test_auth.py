@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_registers_a_player_and_returns_a_token(anonymous: APIClient) -> None:
+    response = anonymous.post("/api/auth/register/", {"username": "erin", "password": "long-enough"}, format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert body["username"] == "erin" and body["token"] and isinstance(body["id"], int)
+    me = APIClient()
+    me.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    assert me.get("/api/auth/me/").json()["username"] == "erin"
+
+
+def test_it_refuses_a_taken_username_in_any_case(anonymous: APIClient, alice: Any) -> None:
+    response = anonymous.post("/api/auth/register/", {"username": "ALICE", "password": "long-enough"}, format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "username_taken"
+
+
+@pytest.mark.parametrize(
+    "payload, code",
+    [
+        ({"username": "", "password": "long-enough"}, "invalid"),
+        ({"username": "erin"}, "invalid"),
+        ({"username": "erin", "password": "123"}, "invalid"),
+        ({"username": "has space", "password": "long-enough"}, "invalid"),
+        ({"username": "x" * 31, "password": "long-enough"}, "invalid"),
+        ({"username": 5, "password": "long-enough"}, "invalid"),
+    ],
+)
+def test_it_refuses_bad_registrations(anonymous: APIClient, payload: dict[str, Any], code: str) -> None:
+    response = anonymous.post("/api/auth/register/", payload, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    assert response.json()["detail"]
+    from accounts.models import User
+
+    assert not User.objects.exists()
+
+
+def test_it_logs_in_with_the_right_password(anonymous: APIClient, alice: Any) -> None:
+    response = anonymous.post("/api/auth/login/", {"username": "alice", "password": "secret-pass"}, format="json")
+    assert response.status_code == 200
+    assert response.json() == {"token": alice.token, "username": "alice"}
+
+
+def test_it_refuses_a_wrong_password(anonymous: APIClient, alice: Any) -> None:
+    response = anonymous.post("/api/auth/login/", {"username": "alice", "password": "nope-nope"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_credentials"
+
+
+def test_logout_revokes_the_token(alice: Any) -> None:
+    assert alice.post("/api/auth/logout/").status_code == 204
+    response = alice.get("/api/auth/me/")
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+
+
+def test_a_wrong_token_is_a_401_in_the_error_shape(anonymous: APIClient) -> None:
+    anonymous.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = anonymous.get("/api/auth/me/")
+    assert response.status_code == 401
+    assert set(response.json()) == {"code", "detail"}
+
+
+def test_me_needs_authentication(anonymous: APIClient) -> None:
+    response = anonymous.get("/api/auth/me/")
+    assert response.status_code in (401, 403)
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_malformed_json_is_a_400(anonymous: APIClient) -> None:
+    response = anonymous.post("/api/auth/register/", data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_request"
+
+
+def test_a_json_list_instead_of_an_object_is_a_400(anonymous: APIClient) -> None:
+    response = anonymous.post("/api/auth/register/", ["alice"], format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_request"
+
+
+def test_the_schema_and_docs_are_served(anonymous: APIClient) -> None:
+    schema = anonymous.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/matches/{match_id}/moves/" in schema.content
+    assert anonymous.get("/api/docs/").status_code == 200
