@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Engine
+from .manhattan_ai import greedy_bot, strong_bot
 
 Bot = Callable[[Engine[Any, Any], Any, int, random.Random], str]
 
@@ -28,6 +29,8 @@ def random_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Rand
 # (game slug, level) -> bot. The generic levels are looked up under slug "*".
 BOTS: dict[tuple[str, str], Bot] = {
     ("*", "random"): random_bot,
+    ("manhattan", "greedy"): greedy_bot,
+    ("manhattan", "strong"): strong_bot,
 }
 
 

@@ -7,12 +7,14 @@ from typing import Any
 from .base import Engine
 from .connect_four import ConnectFour
 from .eskimo import Eskimo
+from .manhattan import Manhattan
 from .sokoban import Sokoban
 
 ENGINES: dict[str, Engine[Any, Any]] = {
     engine.slug: engine
     for engine in (
         ConnectFour(),
+        Manhattan(),
         Eskimo(),
         Sokoban(),
     )
