@@ -8,6 +8,7 @@ from .base import Engine
 from .connect_four import ConnectFour
 from .eskimo import Eskimo
 from .manhattan import Manhattan
+from .quoridor import Quoridor
 from .sokoban import Sokoban
 
 ENGINES: dict[str, Engine[Any, Any]] = {
@@ -17,6 +18,7 @@ ENGINES: dict[str, Engine[Any, Any]] = {
         Manhattan(),
         Eskimo(),
         Sokoban(),
+        Quoridor(),
     )
 }
 
