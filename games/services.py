@@ -68,9 +68,10 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
     Seat.objects.bulk_create(
         [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
     )
+    # The room push goes first so a client learns of a match before its state.
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
     if room.players == 1:
         _start_match(room)
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
     return room
 
 
@@ -97,9 +98,9 @@ def room_join(*, user: User, room_id: int) -> Room:
     seat = free[0]
     seat.user = user
     seat.save(update_fields=["user"])
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
     if len(free) == 1:
         _start_match(room)
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
     return room
 
 
@@ -131,9 +132,8 @@ def room_rematch(*, user: User, room_id: int) -> Match:
     last = room.matches.order_by("-number").first()
     if last is None or last.status == Match.Status.ACTIVE:
         raise ApiError("match_not_over", "the current match is not over yet", 409)
-    match = _start_match(room)
     transaction.on_commit(lambda: broadcast.room_changed(room.pk))
-    return match
+    return _start_match(room)
 
 
 def _start_match(room: Room) -> Match:

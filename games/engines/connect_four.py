@@ -175,8 +175,8 @@ def play_sequence(text: str, options: JSON | None = None) -> ConnectFourState:
     """The position after a benchmark-style move string such as ``4453``."""
     engine = ConnectFour()
     state = engine.initial_state(2, engine.normalize_options(options), 0)
-    for char in text:
-        state = engine.apply(state, engine.to_move(state)[0], engine.parse(state, char))
+    for ply, char in enumerate(text):
+        state = engine.apply(state, ply % 2, engine.parse(state, char))
     return state
 
 

@@ -1,0 +1,96 @@
+"""Random playouts over every registered engine (the OpenSpiel games_sim idea).
+
+Whatever the game, the interface must hold: legal moves format and parse back
+to themselves and apply; states serialise round trip and replay from the log;
+views are JSON; the game ends with a result per seat, or is cut off after a cap.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from games.engines.base import BadNotation, BadOptions, Engine, IllegalMove
+from games.engines.registry import ENGINES
+
+SLUGS = sorted(ENGINES)
+MAX_PLIES = 400
+
+
+def player_counts(engine: Engine[Any, Any]) -> list[int]:
+    counts = list(range(engine.min_players, engine.max_players + 1))
+    valid = []
+    for n in counts:
+        try:
+            engine.normalize_options({"players": n})
+            valid.append(n)
+        except BadOptions:
+            pass
+    return valid
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_random_playouts_keep_every_promise_of_the_interface(slug: str) -> None:
+    engine = ENGINES[slug]
+    for players in player_counts(engine):
+        options = engine.normalize_options({"players": players})
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = engine.initial_state(players, options, seed)
+            log: list[tuple[int, str]] = []
+            for _ in range(MAX_PLIES):
+                if engine.outcome(state) is not None:
+                    break
+                to_move = engine.to_move(state)
+                assert to_move, "a game in progress has someone to move"
+                seat = to_move[0]
+                moves = engine.legal_moves(state, seat)
+                assert moves, "a seat to move has a legal move (pass where the rules say so)"
+                assert len(set(moves)) == len(moves), "no move is listed twice"
+                for other in range(players):
+                    if other not in to_move:
+                        assert engine.legal_moves(state, other) == []
+                move = rng.choice(moves)
+                action = engine.parse(state, move)
+                assert engine.format(state, action) == move
+                assert isinstance(engine.describe(state, seat, action), str)
+                state = engine.apply(state, seat, action)
+                log.append((seat, move))
+                assert engine.deserialize(json.loads(json.dumps(engine.serialize(state)))) == state
+                for viewer in [None, *range(players)]:
+                    json.dumps(engine.view(state, viewer))
+            outcome = engine.outcome(state)
+            if outcome is not None:
+                assert len(outcome.results) == players
+                assert set(outcome.results) <= {"win", "loss", "draw"}
+                assert outcome.reason
+                assert engine.to_move(state) == ()
+            assert engine.replay(players, options, seed, log) == state
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_garbage_is_bad_notation_not_a_crash(slug: str) -> None:
+    engine = ENGINES[slug]
+    options = engine.normalize_options({})
+    state = engine.initial_state(options["players"], options, 7)
+    seat = engine.to_move(state)[0]
+    for text in ["", "  ", "zzzz", "!!", "9" * 40, "\x00", "é"]:
+        with pytest.raises((BadNotation, IllegalMove)):
+            engine.play(state, seat, text)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_unknown_options_are_refused(slug: str) -> None:
+    with pytest.raises(BadOptions):
+        ENGINES[slug].normalize_options({"no_such_option": 1})
+    with pytest.raises(BadOptions):
+        ENGINES[slug].normalize_options({"players": ENGINES[slug].max_players + 1})
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_catalogue_entry_is_json(slug: str) -> None:
+    entry = ENGINES[slug].catalogue().to_json()
+    assert json.loads(json.dumps(entry))["slug"] == slug

@@ -1,0 +1,87 @@
+"""Real servers for tests: daphne subprocesses, as `make run` starts them."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def server_env(**overrides: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({"DEBUG": "1", "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    env.update(overrides)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+class Server:
+    """One daphne process on a free port; restartable on the same database."""
+
+    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+        self.env = env
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"daphne-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited: see {self.log}")
+            try:
+                urllib.request.urlopen(f"{self.url}/api/games/", timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"daphne did not answer within {timeout}s: see {self.log}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
