@@ -1,0 +1,174 @@
+"""A level compiled for the solver: squares as bit positions of Python integers.
+
+Square (x, y) is bit ``y * width + x``. A set of squares (the walls' complement,
+the boxes, the squares the player can reach) is one integer, so moving all of
+them one square is a shift, and a flood fill is a handful of big-integer
+operations per step instead of a Python loop per square; this is what makes a
+pure-Python solver usable. The level is closed, so no square the player can
+reach lies on the board's edge, and a shift never carries a reachable square
+from one row's end into the next row.
+
+Also here: what the solver precomputes once per level — the push distances
+from every square to every goal, and from them the dead squares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .levels import Level
+
+# Pushes no box can make: a box on that square never reaches that goal.
+INF = 1 << 20
+
+LETTERS = "lurd"
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The squares of a set, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+class Board:
+    """Walls, goals, the start position, and the precomputed push distances."""
+
+    def __init__(self, level: Level) -> None:
+        width = level.width
+        self.width = width
+        self.height = level.height
+        self.size = width * level.height
+        # Left, up, right, down, as in LURD.
+        self.steps: tuple[int, int, int, int] = (-1, -width, 1, width)
+        inside = level.inside
+        self.floor = 0
+        for x, y in inside:
+            if (x, y) not in level.walls:
+                self.floor |= 1 << (y * width + x)
+        self.goal_mask = 0
+        self.start_boxes = 0
+        # A box on a goal in a pocket the player can never enter stays there
+        # for good: the solver drops both (the square counts as a wall).
+        self.unsolvable: str | None = None
+        for x, y in level.goals:
+            if (x, y) in inside:
+                self.goal_mask |= 1 << (y * width + x)
+            elif (x, y) not in level.boxes:
+                self.unsolvable = "a goal lies where the player can never go"
+        for x, y in level.boxes:
+            if (x, y) in inside:
+                self.start_boxes |= 1 << (y * width + x)
+            elif (x, y) not in level.goals:
+                self.unsolvable = "a box lies where the player can never go"
+        if count(self.goal_mask) != count(self.start_boxes) and self.unsolvable is None:
+            self.unsolvable = "the boxes the player can reach do not match the goals"
+        self.start_player = level.player[1] * width + level.player[0]
+        self.goals: tuple[int, ...] = tuple(bits(self.goal_mask))
+        self.cells: tuple[int, ...] = tuple(bits(self.floor))
+        self.around = self._around()
+        self.goal_distance = self._goal_distances()
+        # dist[square][g]: fewest pushes that bring a box from the square to
+        # goal g, alone on the board with the player free to walk anywhere
+        # he can get to; INF if never.
+        self.dist: list[tuple[int, ...]] = [()] * self.size
+        self.nearest = [INF] * self.size
+        self.live = 0
+        for cell in self.cells:
+            row = tuple(table[cell] for table in self.goal_distance)
+            self.dist[cell] = row
+            self.nearest[cell] = min(row, default=INF)
+            if self.nearest[cell] < INF:
+                self.live |= 1 << cell
+        # Boxes that start on dead squares make the level unsolvable at once.
+        if self.start_boxes & ~self.live and self.unsolvable is None:
+            self.unsolvable = "a box starts where it can never reach a goal"
+
+    # --- geometry ----------------------------------------------------------
+
+    def is_floor(self, cell: int) -> bool:
+        return (self.floor >> cell) & 1 == 1
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        return cell % self.width, cell // self.width
+
+    def reach(self, start: int, boxes: int) -> int:
+        """The squares the player can walk to from the set ``start``."""
+        free = self.floor & ~boxes
+        width = self.width
+        reach = start & free
+        while True:
+            grown = (reach | (reach >> 1) | (reach << width) | (reach >> width)) & free
+            # Adding the reach to the free squares carries through each run
+            # of free squares to its right end: a whole row segment in one step.
+            grown |= free & ~(free + grown)
+            if grown == reach:
+                return reach
+            reach = grown
+
+    def _around(self) -> list[tuple[int, int, int, int]]:
+        """For each square, which of its four neighbours connect when a box stands on it.
+
+        Equal labels mean the player can walk from one side of the box to the
+        other without moving it; -1 marks a wall.
+        """
+        around = [(-1, -1, -1, -1)] * self.size
+        for cell in self.cells:
+            free = self.floor & ~(1 << cell)
+            labels = [-1, -1, -1, -1]
+            for side, step in enumerate(self.steps):
+                nb = cell + step
+                if labels[side] != -1 or not self.is_floor(nb):
+                    continue
+                region = self.reach(1 << nb, ~free)
+                for other, step2 in enumerate(self.steps):
+                    if (region >> (cell + step2)) & 1:
+                        labels[other] = side
+            around[cell] = (labels[0], labels[1], labels[2], labels[3])
+        return around
+
+    def _goal_distances(self) -> list[list[int]]:
+        """Per goal, the fewest pushes to it from each square (pulls backwards from the goal).
+
+        The search runs over (box square, side the player stands on), so a box
+        that can only be pushed towards the goal from a side the player cannot
+        get to without moving it gets the longer way round.
+        """
+        tables = []
+        steps = self.steps
+        for goal in self.goals:
+            seen = [INF] * (self.size * 4)
+            frontier = []
+            for side, step in enumerate(steps):
+                if self.is_floor(goal + step):
+                    seen[goal * 4 + side] = 0
+                    frontier.append(goal * 4 + side)
+            depth = 0
+            while frontier:
+                depth += 1
+                following = []
+                for state in frontier:
+                    box, side = divmod(state, 4)
+                    # Pull the box onto the player's square; the player steps back.
+                    onto = box + steps[side]
+                    if not self.is_floor(onto + steps[side]):
+                        continue
+                    labels = self.around[onto]
+                    for other in range(4):
+                        if labels[other] == labels[side]:
+                            index = onto * 4 + other
+                            if seen[index] == INF:
+                                seen[index] = depth
+                                following.append(index)
+                frontier = following
+            table = [INF] * self.size
+            for cell in self.cells:
+                table[cell] = min(seen[cell * 4:cell * 4 + 4])
+            table[goal] = 0
+            tables.append(table)
+        return tables

@@ -1,0 +1,544 @@
+"""The Sokoban solver: searches over pushes, within a time and memory budget.
+
+A search node is a box position plus the area the player can walk to, named
+by its lowest square (the canonical player square), since positions that
+differ only by where the player walks are one position. Each node's children
+are the pushes the player can make from that area; the walking between
+pushes is filled in with a breadth-first path at the end, when the push
+sequence is turned into a LURD string.
+
+Algorithms (``ALGORITHMS``), as in the original program plus the default:
+
+* ``bfs``: breadth-first over pushes; its solution is push-optimal.
+* ``dfs``: depth-first; finds some solution, usually a long one.
+* ``greedy``: best-first on the lower bound alone; fast, not optimal.
+* ``astar``: A* on pushes with the box-to-goal matching bound (admissible),
+  so its solution is push-optimal.
+* ``best`` (default): A* with PI-corral pruning and tunnel macros, both of
+  which keep push-optimal solutions, for a share of the time; if that does
+  not finish, a greedy search with the same pruning for the rest.
+
+Every algorithm skips dead squares and freeze deadlocks, and keeps a
+transposition table of the positions seen (keyed exactly, by the box set and
+the canonical player square packed into one integer, so no two positions can
+collide). A search that runs out of positions without a solution proves the
+level unsolvable: the pruning only removes positions with no solution or
+pushes that another order makes just as well.
+
+Limits: the search stops cleanly when the time runs out, when the memory it
+has added passes the limit (the growth of the process's resident size, read
+cheaply from /proc, or an estimate per stored position if that is larger), or
+when ``progress`` asks it to; the result says which.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import time
+from array import array
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from .board import INF, LETTERS, Board, bits
+from .deadlocks import frozen_off_goal, pi_corral
+from .levels import Level, parse_level
+from .matching import lower_bound
+
+ALGORITHMS: Final = ("best", "astar", "greedy", "bfs", "dfs")
+
+# How a run ended.
+SOLVED: Final = "solved"
+UNSOLVABLE: Final = "unsolvable"  # the search space was exhausted: no solution exists
+TIME_LIMIT: Final = "time_limit"
+MEMORY_LIMIT: Final = "memory_limit"
+CANCELLED: Final = "cancelled"
+
+# A progress callback gets the positions expanded so far; returning True (or
+# raising SolveCancelled) stops the search.
+Progress = Callable[[int], object]
+
+PROGRESS_SECONDS: Final = 0.25
+# Bytes a stored position costs at most (table entry, key, parent links,
+# queue entry): the memory estimate where the resident size cannot be read.
+BYTES_PER_POSITION: Final = 400
+# The share of the time ``best`` gives its optimal search before falling back.
+OPTIMAL_SHARE: Final = 0.5
+
+
+class SolveCancelled(Exception):
+    """Raised by a progress callback (or returned as True) to stop a search."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    algorithm: str
+    status: str
+    solution: str = ""
+    moves: int = 0
+    pushes: int = 0
+    expanded: int = 0
+    generated: int = 0
+    seconds: float = 0.0
+    # True when the solution is proved to have the fewest pushes possible.
+    optimal: bool = False
+    title: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["solved"] = self.solved
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+
+class _Stop(Exception):
+    def __init__(self, status: str) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Budget:
+    """Time, memory and cancellation, checked every so many expansions."""
+
+    def __init__(
+        self, time_limit: float, memory_limit_mb: float, progress: Progress | None
+    ) -> None:
+        self.start = time.monotonic()
+        self.deadline = self.start + time_limit
+        self.memory_limit = memory_limit_mb * 1024 * 1024
+        self.progress = progress
+        self.next_report = self.start + PROGRESS_SECONDS
+        self.base_rss = _rss_bytes()
+        self.expanded = 0
+        self.generated = 0
+
+    def check(self, positions: int) -> None:
+        now = time.monotonic()
+        if now >= self.deadline:
+            raise _Stop(TIME_LIMIT)
+        if now >= self.next_report:
+            self.next_report = now + PROGRESS_SECONDS
+            # The resident size misses memory Python reuses from earlier
+            # work in the same process, the estimate misses everything else:
+            # take whichever is larger.
+            used = positions * BYTES_PER_POSITION
+            rss = _rss_bytes()
+            if rss is not None and self.base_rss is not None:
+                used = max(used, rss - self.base_rss)
+            if used > self.memory_limit:
+                raise _Stop(MEMORY_LIMIT)
+            if self.progress is not None:
+                try:
+                    stop = self.progress(self.expanded)
+                except SolveCancelled:
+                    raise _Stop(CANCELLED) from None
+                if stop is True:
+                    raise _Stop(CANCELLED)
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.start
+
+
+def _rss_bytes() -> int | None:
+    """The process's resident size, or None where /proc is not there."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# A push in the node table: the box's square before it, the direction (index
+# into LURD) and how many squares it went (more than one for a tunnel macro).
+def _code(cell: int, direction: int, squares: int = 1) -> int:
+    return (squares << 16) | (cell << 2) | direction
+
+
+class _Search:
+    """The node table and move generation shared by every algorithm."""
+
+    def __init__(
+        self, board: Board, budget: _Budget, *, corrals: bool = False, macros: bool = False
+    ) -> None:
+        self.board = board
+        self.budget = budget
+        self.corrals = corrals
+        self.macros = macros
+        self.shift = max(1, board.size.bit_length())
+        self.player_mask = (1 << self.shift) - 1
+        self.table: dict[int, int] = {}
+        self.keys: list[int] = []
+        self.parent = array("i")
+        self.move = array("i")
+        self.depth = array("i")
+        self.closed = bytearray()
+        self.bounds: dict[int, int] = {}
+        self.tunnels = _tunnels(board) if macros else {}
+
+    # --- nodes -------------------------------------------------------------
+
+    def key(self, boxes: int, player: int) -> int:
+        reach = self.board.reach(1 << player, boxes)
+        low = reach & -reach
+        return (boxes << self.shift) | (low.bit_length() - 1)
+
+    def add(self, key: int, parent: int, code: int, depth: int) -> int:
+        node = len(self.keys)
+        self.table[key] = node
+        self.keys.append(key)
+        self.parent.append(parent)
+        self.move.append(code)
+        self.depth.append(depth)
+        self.closed.append(0)
+        return node
+
+    def bound(self, boxes: int) -> int:
+        """The matching lower bound of a box set (INF: deadlock), memoised per box set."""
+        found = self.bounds.get(boxes)
+        if found is None:
+            dist = self.board.dist
+            found = lower_bound([dist[cell] for cell in bits(boxes)])
+            self.bounds[boxes] = found
+        return found
+
+    # --- moves -------------------------------------------------------------
+
+    def children(self, key: int) -> list[tuple[int, int, int]]:
+        """(push code, pushes it makes, child key) for each push worth trying."""
+        board = self.board
+        boxes = key >> self.shift
+        player = key & self.player_mask
+        free = board.floor & ~boxes
+        reach = board.reach(1 << player, boxes)
+        targets = board.live & free
+        movable = boxes
+        if self.corrals and free & ~reach:
+            fence = pi_corral(board, boxes, reach)
+            if fence is not None:
+                movable = fence
+        result = []
+        for direction, step in enumerate(board.steps):
+            if step > 0:
+                pushable = movable & (reach << step) & (targets >> step)
+            else:
+                pushable = movable & (reach >> -step) & (targets << -step)
+            for cell in bits(pushable):
+                squares = 1
+                after = cell + step
+                child = boxes ^ (1 << cell) ^ (1 << after)
+                if self.macros:
+                    # In a tunnel the box is pushed on while the way stays a
+                    # tunnel: stopping half-way never helps (see _tunnels).
+                    while (self.tunnels.get(after, 0) >> direction) & 1:
+                        ahead = after + step
+                        if not (targets >> ahead) & 1 or (child >> ahead) & 1:
+                            break
+                        child ^= (1 << after) | (1 << ahead)
+                        after = ahead
+                        squares += 1
+                if frozen_off_goal(board, child, after):
+                    continue
+                player_after = after - step
+                child_reach = board.reach(1 << player_after, child)
+                low = child_reach & -child_reach
+                result.append(
+                    (
+                        _code(cell, direction, squares),
+                        squares,
+                        (child << self.shift) | (low.bit_length() - 1),
+                    )
+                )
+        return result
+
+    # --- solutions ---------------------------------------------------------
+
+    def pushes_to(self, node: int) -> list[int]:
+        codes = []
+        while self.parent[node] >= 0:
+            codes.append(self.move[node])
+            node = self.parent[node]
+        codes.reverse()
+        return codes
+
+
+def _tunnels(board: Board) -> dict[int, int]:
+    """Squares where a box pushed in direction d should go on: bit d set.
+
+    A tunnel square has walls on both sides across the push, and so do the
+    squares it leads to: a box pushed into it blocks the corridor, and the
+    player can only follow it, so pushing it on until it leaves the tunnel
+    (or reaches a goal) loses no solution. Goals stop a macro, since the box
+    may have to stay there.
+    """
+    tunnels: dict[int, int] = {}
+    floor = board.floor
+    for cell in board.cells:
+        if (board.goal_mask >> cell) & 1:
+            continue
+        for direction, step in enumerate(board.steps):
+            across = board.steps[(direction + 1) % 4]
+            behind = cell - step
+            if (floor >> (cell + across)) & 1 or (floor >> (cell - across)) & 1:
+                continue
+            # The player stands behind the box and, once it moves on, in its
+            # square: both must be walled across as well for the player to
+            # have no other way round.
+            if (floor >> (behind + across)) & 1 or (floor >> (behind - across)) & 1:
+                continue
+            tunnels[cell] = tunnels.get(cell, 0) | (1 << direction)
+    return tunnels
+
+
+def to_lurd(board: Board, codes: list[int]) -> str:
+    """The full LURD string of a push sequence: the player walks by BFS between pushes."""
+    boxes = board.start_boxes
+    player = board.start_player
+    letters: list[str] = []
+    for code in codes:
+        direction = code & 3
+        cell = (code >> 2) & 0x3FFF
+        squares = code >> 16
+        step = board.steps[direction]
+        letters.append(_walk(board, player, cell - step, boxes))
+        letters.append(LETTERS[direction].upper() * squares)
+        boxes ^= (1 << cell) | (1 << (cell + squares * step))
+        player = cell + (squares - 1) * step
+    return "".join(letters)
+
+
+def _walk(board: Board, start: int, goal: int, boxes: int) -> str:
+    if start == goal:
+        return ""
+    free = board.floor & ~boxes
+    came: dict[int, int] = {start: -1}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for direction, step in enumerate(board.steps):
+            nxt = cell + step
+            if nxt in came or not (free >> nxt) & 1:
+                continue
+            came[nxt] = direction
+            if nxt == goal:
+                path = []
+                while nxt != start:
+                    way = came[nxt]
+                    path.append(LETTERS[way])
+                    nxt -= board.steps[way]
+                return "".join(reversed(path))
+            queue.append(nxt)
+    raise AssertionError("the solver asked for a walk the player cannot make")
+
+
+# --- the algorithms ----------------------------------------------------------
+
+
+def _breadth_first(search: _Search, depth_first: bool) -> int | None:
+    """BFS (push-optimal) or DFS; the goal is tested when a position is generated."""
+    board = search.board
+    budget = search.budget
+    goal = board.goal_mask
+    start = search.key(board.start_boxes, board.start_player)
+    search.add(start, -1, 0, 0)
+    if board.start_boxes == goal:
+        return 0
+    frontier: deque[int] = deque([0])
+    pop = frontier.pop if depth_first else frontier.popleft
+    table = search.table
+    shift = search.shift
+    while frontier:
+        node = pop()
+        budget.expanded += 1
+        if budget.expanded & 63 == 0:
+            budget.check(len(table))
+        depth = search.depth[node]
+        for code, squares, key in search.children(search.keys[node]):
+            if key in table:
+                continue
+            budget.generated += 1
+            child = search.add(key, node, code, depth + squares)
+            if key >> shift == goal:
+                return child
+            frontier.append(child)
+    return None
+
+
+def _best_first(search: _Search, weight: int) -> int | None:
+    """A* (weight 1, goal tested when a position is expanded) or greedy (weight 0).
+
+    With weight 1 the priority is pushes so far plus the matching bound, ties
+    going to the deeper position; the bound never overestimates and positions
+    reached by a shorter way are reopened, so the first goal expanded is
+    push-optimal. Greedy orders by the bound alone and stops at the first
+    goal generated.
+    """
+    board = search.board
+    budget = search.budget
+    goal = board.goal_mask
+    shift = search.shift
+    start = search.key(board.start_boxes, board.start_player)
+    h = search.bound(board.start_boxes)
+    search.add(start, -1, 0, 0)
+    if h >= INF:
+        return None
+    if board.start_boxes == goal:
+        return 0
+    optimal = weight > 0
+    heap: list[tuple[int, int, int]] = [(h, h, 0)]
+    table = search.table
+    depths = search.depth
+    closed = search.closed
+    while heap:
+        _, h, node = heapq.heappop(heap)
+        if optimal:
+            if closed[node]:
+                continue
+            closed[node] = 1
+            if search.keys[node] >> shift == goal:
+                return node
+        budget.expanded += 1
+        if budget.expanded & 63 == 0:
+            budget.check(len(table))
+        depth = depths[node]
+        for code, squares, key in search.children(search.keys[node]):
+            g = depth + squares
+            found = table.get(key)
+            if found is not None:
+                if found < 0 or not optimal or g >= depths[found]:
+                    continue
+                # A shorter way to a known position: (re)open it. The bound
+                # is admissible but not consistent (a push can bring a box
+                # next to the side the player needs), so even an expanded
+                # position can be reached more cheaply later.
+                closed[found] = 0
+                search.parent[found] = node
+                search.move[found] = code
+                depths[found] = g
+                child = found
+                hc = search.bound(key >> shift)
+            else:
+                hc = search.bound(key >> shift)
+                if hc >= INF:
+                    # No matching of boxes to goals: a deadlock; remember it
+                    # so it is not scored again.
+                    table[key] = -1
+                    continue
+                budget.generated += 1
+                child = search.add(key, node, code, g)
+                if not optimal and key >> shift == goal:
+                    return child
+            priority = g * weight + hc if optimal else hc
+            heapq.heappush(heap, (priority, hc, child))
+    return None
+
+
+def solve(
+    level: Level | str,
+    algorithm: str = "best",
+    time_limit: float = 30.0,
+    memory_limit_mb: float = 2048,
+    progress: Progress | None = None,
+) -> SolveResult:
+    """Solve a level (a Level or its text) with one of ``ALGORITHMS``.
+
+    Never raises for a hard level: running out of time or memory, or being
+    cancelled through ``progress``, is a result with ``solved`` false and a
+    status saying which. ``progress(expanded)`` is called about every
+    quarter second; return True or raise SolveCancelled to stop.
+    Raises LevelError for a bad level text and ValueError for an unknown
+    algorithm.
+    """
+    if isinstance(level, str):
+        level = parse_level(level)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    budget = _Budget(time_limit, memory_limit_mb, progress)
+    board = Board(level)
+    title = level.title
+    if board.unsolvable is not None:
+        return SolveResult(algorithm, UNSOLVABLE, seconds=budget.seconds, title=title)
+    if algorithm == "best":
+        return _solve_best(board, budget, title, time_limit)
+    search = _Search(board, budget)
+    try:
+        if algorithm in ("bfs", "dfs"):
+            node = _breadth_first(search, algorithm == "dfs")
+        else:
+            node = _best_first(search, 1 if algorithm == "astar" else 0)
+    except _Stop as stop:
+        return _unsolved(algorithm, stop.status, budget, title)
+    optimal = algorithm in ("bfs", "astar")
+    return _result(algorithm, search, node, budget, title, optimal)
+
+
+def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
+    search = _Search(board, budget, corrals=True, macros=True)
+    budget.deadline = budget.start + time_limit * OPTIMAL_SHARE
+    try:
+        node = _best_first(search, 1)
+        return _result("best", search, node, budget, title, True)
+    except _Stop as stop:
+        if stop.status != TIME_LIMIT:
+            return _unsolved("best", stop.status, budget, title)
+    budget.deadline = budget.start + time_limit
+    expanded = budget.expanded
+    search = _Search(board, budget, corrals=True, macros=True)
+    try:
+        node = _best_first(search, 0)
+    except _Stop as stop:
+        return _unsolved("best", stop.status, budget, title)
+    del expanded
+    return _result("best", search, node, budget, title, False)
+
+
+def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
+    return SolveResult(
+        algorithm,
+        status,
+        expanded=budget.expanded,
+        generated=budget.generated,
+        seconds=budget.seconds,
+        title=title,
+    )
+
+
+def _result(
+    algorithm: str,
+    search: _Search,
+    node: int | None,
+    budget: _Budget,
+    title: str,
+    optimal: bool,
+) -> SolveResult:
+    if node is None:
+        return _unsolved(algorithm, UNSOLVABLE, budget, title)
+    lurd = to_lurd(search.board, search.pushes_to(node))
+    return SolveResult(
+        algorithm,
+        SOLVED,
+        solution=lurd,
+        moves=len(lurd),
+        pushes=sum(1 for letter in lurd if letter.isupper()),
+        expanded=budget.expanded,
+        generated=budget.generated,
+        seconds=budget.seconds,
+        optimal=optimal,
+        title=title,
+    )
+
+
+def verify_level(level: Level, time_limit: float = 10.0, memory_limit_mb: float = 512) -> SolveResult:
+    """For the upload service: ``status`` UNSOLVABLE means refuse the level.
+
+    SOLVED means it is proved solvable (the solution is in the result); any
+    other status means the solver could not decide within the limit, and the
+    level is accepted unverified.
+    """
+    return solve(level, "best", time_limit, memory_limit_mb)
