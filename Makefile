@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test install install-dev migrate browser clean
+.PHONY: run test install install-dev migrate browser typecheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,11 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 		|| echo "warning: could not install chromium; browser tests will fail"
 
-test: install-dev browser
+# The engines are pure and typed: mypy --strict (configured in pyproject.toml).
+typecheck: install-dev
+	$(BIN)/mypy
+
+test: install-dev browser typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:
