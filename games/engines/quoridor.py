@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .base import (
     DRAW,
@@ -227,26 +228,22 @@ def _bits_of(mask: int) -> list[int]:
 # --- fences on the board -----------------------------------------------------
 
 
-class Fences:
+class Fences(NamedTuple):
     """The fences on the board and what follows from them, built incrementally.
 
-    Two of these are equal when the same fences are placed; the rest is
-    derived: the open-direction masks paths are searched with, the slots no
-    longer available, and the lattice points touched by a fence or the rim.
+    Only ``mask`` says which fences are placed; the rest is derived from it
+    (so equality of the whole tuple is equality of the fences): the
+    open-direction masks that paths are searched with, the slots no longer
+    available, and the lattice points touched by a fence or the rim.
     """
 
-    __slots__ = ("mask", "north", "south", "east", "west", "taken", "points")
-
-    def __init__(
-        self, mask: int, north: int, south: int, east: int, west: int, taken: int, points: int
-    ) -> None:
-        self.mask = mask
-        self.north = north
-        self.south = south
-        self.east = east
-        self.west = west
-        self.taken = taken
-        self.points = points
+    mask: int
+    north: int
+    south: int
+    east: int
+    west: int
+    taken: int
+    points: int
 
     @classmethod
     def empty(cls) -> Fences:
@@ -254,24 +251,19 @@ class Fences:
 
     def add(self, slot: int) -> Fences:
         kn, ks, ke, kw = FENCE_KEEP[slot]
+        mask, north, south, east, west, taken, points = self
         return Fences(
-            self.mask | 1 << slot,
-            self.north & kn,
-            self.south & ks,
-            self.east & ke,
-            self.west & kw,
-            self.taken | FENCE_CONFLICTS[slot],
-            self.points | FENCE_POINTS[slot],
+            mask | 1 << slot,
+            north & kn,
+            south & ks,
+            east & ke,
+            west & kw,
+            taken | FENCE_CONFLICTS[slot],
+            points | FENCE_POINTS[slot],
         )
 
     def open(self, direction: int) -> int:
-        return (self.north, self.south, self.east, self.west)[direction]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Fences) and other.mask == self.mask
-
-    def __hash__(self) -> int:
-        return hash(self.mask)
+        return self[1 + direction]
 
     def __repr__(self) -> str:
         return f"Fences({[fence_name(s) for s in _bits_of(self.mask)]})"
@@ -306,7 +298,7 @@ def _path_fences(start: int, goal: int, fences: Fences) -> int:
     Any fence outside this set leaves that path intact, so it cannot cut the
     pawn off. -1 when there is no path (never in a legal position).
     """
-    north, south, east, west = fences.north, fences.south, fences.east, fences.west
+    _, north, south, east, west, _, _ = fences
     front = 1 << start
     unseen = ALL_SQUARES ^ front
     layers = [front]
@@ -368,8 +360,7 @@ def _legal_fence_slots(fences: Fences, pawns: tuple[int, ...], goals: tuple[int,
     for path in paths:
         risky |= path
     risky &= free
-    points = fences.points
-    n0, s0, e0, w0 = fences.north, fences.south, fences.east, fences.west
+    _, n0, s0, e0, w0, _, points = fences
     while risky:
         low = risky & -risky
         risky ^= low
@@ -401,7 +392,7 @@ def _pawn_moves(fences: Fences, pawns: tuple[int, ...], seat: int) -> int:
     occupied = 0
     for pawn in pawns:
         occupied |= 1 << pawn
-    open_masks = (fences.north, fences.south, fences.east, fences.west)
+    open_masks = fences[1:5]
     targets = 0
     for direction in (NORTH, SOUTH, EAST, WEST):
         opened = open_masks[direction]

@@ -63,8 +63,8 @@ def test_the_translation_matches_the_start_position() -> None:
 def play_one(game: Any, seed: int, seen: dict[str, int]) -> int:
     """Plays one random game in both engines; returns the plies compared.
 
-    ``seen`` counts the positions that offered a straight jump or a diagonal
-    step, so the test can show it met them.
+    ``seen`` counts the straight jumps and diagonal steps offered and the
+    fences refused for trapping a pawn, so the test can show it met them.
     """
     rng = random.Random(seed)
     # Lean towards pawn moves so games last and fences end up spread over
@@ -94,6 +94,9 @@ def play_one(game: Any, seed: int, seen: dict[str, int]) -> int:
             if dc + dr == 2:
                 seen["diagonal" if dc == 1 else "jump"] += 1
         fences = [m for m in got if ENGINE.parse(ours, m) >= FENCE_H]
+        if ours.fences_left[seat]:
+            free = 128 - bin(ours.fences.taken).count("1")
+            seen["trap"] += free - len(fences)
         pool = steps if (rng.random() < pawn_bias or not fences) else fences
         move = rng.choice(pool)
         ours = ENGINE.play(ours, seat, move)
@@ -101,20 +104,18 @@ def play_one(game: Any, seed: int, seen: dict[str, int]) -> int:
         plies += 1
     # Both must agree on a win; a draw on either side (their ply cap, our
     # threefold repetition) just ends the comparison.
-    if theirs.is_terminal() and ENGINE.is_over(ours):
-        outcome = ENGINE.outcome(ours)
-        assert outcome is not None
-        returns = theirs.returns()
-        if outcome.winners:
-            assert returns[outcome.winners[0]] == 1.0
+    outcome = ENGINE.outcome(ours)
+    if outcome is not None and outcome.winners:
+        assert theirs.is_terminal(), f"game seed {seed}: we see a win, OpenSpiel plays on"
+        assert theirs.returns()[outcome.winners[0]] == 1.0
     elif theirs.is_terminal():
-        assert theirs.move_number() >= 324 or theirs.returns() == [0.0, 0.0]
+        assert theirs.move_number() >= 324 and theirs.returns() == [0.0, 0.0]
     return plies
 
 
 def test_legal_moves_agree_with_openspiel_in_random_games() -> None:
     game = pyspiel.load_game("quoridor")
-    seen = {"jump": 0, "diagonal": 0}
+    seen = {"jump": 0, "diagonal": 0, "trap": 0}
     plies = sum(play_one(game, seed, seen) for seed in range(GAMES))
     assert plies > GAMES * 10
-    assert seen["jump"] > 0 and seen["diagonal"] > 0, seen
+    assert min(seen.values()) > 0, seen
