@@ -95,7 +95,12 @@ class Match(models.Model):
     # Cache of the engine's serialised state after the last move.
     snapshot = models.JSONField(null=True, blank=True)
     snapshot_version = models.PositiveIntegerField(default=0)
+    # When the seat to move runs out of time (room option turn_seconds); the
+    # scheduler then plays a random legal move for it.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # True while a bot is to move, so the scheduler finds its work with one
+    # indexed query instead of replaying every active match.
+    bot_turn = models.BooleanField(default=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -144,7 +149,15 @@ class Move(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
+    class MadeBy(models.TextChoices):
+        PLAYER = "player"
+        BOT = "bot"
+        TIMEOUT = "timeout"  # a random legal move made when the seat's time ran out
+
     notation = models.CharField(max_length=64)
+    # The move in words, for the game log ("East built a 2-storey piece ...").
+    text = models.CharField(max_length=200, blank=True)
+    made_by = models.CharField(max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.models import User
 
@@ -17,6 +17,7 @@ from .engines.base import JSON, Engine
 from .engines.bots import bot_levels
 from .engines.registry import ENGINES, get_engine
 from .models import ChatMessage, Match, Move, Player, Room
+from .options import catalogue_options, engine_options
 
 
 def engine_for(game: str) -> Engine[Any, Any]:
@@ -27,6 +28,7 @@ def catalogue() -> list[JSON]:
     games = []
     for engine in ENGINES.values():
         entry = engine.catalogue().to_json()
+        entry["options"] = catalogue_options(engine)
         entry["bots"] = bot_levels(engine.slug)
         games.append(entry)
     return games
@@ -96,7 +98,7 @@ def state_after(match: Match, ply: int | None) -> Any:
         moves = moves.filter(ply__lte=ply)
     return engine.replay(
         match.room.players,
-        match.room.options,
+        engine_options(engine, match.room.options),
         match.seed,
         moves.values_list("seat", "notation"),
     )
@@ -182,6 +184,8 @@ def move_list(match: Match) -> list[JSON]:
             "seat": move.seat,
             "username": names.get(move.seat),
             "move": move.notation,
+            "text": move.text,
+            "made_by": move.made_by,
             "created_at": move.created_at.isoformat(),
         }
         for move in Move.objects.filter(match=match).order_by("ply")
@@ -202,10 +206,3 @@ def chat_for(room: Room, limit: int = 200) -> list[JSON]:
     return [chat_json(m) for m in reversed(list(recent[:limit]))]
 
 
-def user_can_watch(room: Room, user: Any) -> bool:
-    """Anyone logged in may watch a room."""
-    return bool(getattr(user, "is_authenticated", False))
-
-
-def open_rooms_q() -> Q:
-    return Q(status=Room.Status.OPEN)

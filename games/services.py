@@ -8,7 +8,9 @@ back, and never before the row it would refetch is visible.
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.db import IntegrityError, OperationalError, transaction
@@ -21,6 +23,7 @@ from .api.errors import ApiError
 from .engines.base import BadNotation, BadOptions, EngineError, IllegalMove
 from .engines.registry import ENGINES
 from .models import ChatMessage, Match, Move, Player, Room, Seat
+from .options import engine_options, normalize_room_options
 from .selectors import engine_for, match_state, seat_of
 
 CHAT_MAX = 500
@@ -61,7 +64,7 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
         raise ApiError("unknown_game", f"there is no game {game!r}; the games are: {known}")
     engine = ENGINES[game]
     try:
-        normalized = engine.normalize_options(options)
+        normalized = normalize_room_options(engine, options)
     except BadOptions as error:
         raise ApiError("bad_options", str(error)) from error
     room = Room.objects.create(game=game, options=normalized, host=user)
@@ -136,6 +139,28 @@ def room_rematch(*, user: User, room_id: int) -> Match:
     return _start_match(room)
 
 
+@write
+def room_start(*, user: User, room_id: int) -> Match:
+    """The host starts the room now; every free seat becomes an AI seat."""
+    room = _lock_room(room_id)
+    if room.host_id != user.pk:
+        raise ApiError("not_host", "only the host can start this room", 403)
+    if room.status == Room.Status.CLOSED:
+        raise ApiError("room_closed", "this room is closed", 409)
+    if room.status != Room.Status.OPEN:
+        raise ApiError("already_started", "this room has already started", 409)
+    seats = list(room.seats.select_for_update())
+    if not any(seat.user_id for seat in seats):
+        raise ApiError("nobody_seated", "nobody is seated: take a seat first", 409)
+    level = room.options.get("ai", "random")
+    for seat in seats:
+        if seat.user_id is None and not seat.bot:
+            seat.bot = level
+            seat.save(update_fields=["bot"])
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    return _start_match(room)
+
+
 def _start_match(room: Room) -> Match:
     """Deal a new match at ``room``. The caller holds the room's lock."""
     number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -151,10 +176,11 @@ def _start_match(room: Room) -> Match:
         ]
     )
     engine = engine_for(room.game)
-    state = engine.initial_state(n, room.options, match.seed)
+    state = engine.initial_state(n, engine_options(engine, room.options), match.seed)
     match.snapshot = engine.serialize(state)
     match.snapshot_version = match.version
-    match.save(update_fields=["snapshot", "snapshot_version"])
+    _schedule_turn(match, state)
+    match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline"])
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status", "updated_at"])
     transaction.on_commit(lambda: broadcast.match_changed(match.pk))
@@ -200,11 +226,25 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
     state = match_state(match)
     if seat not in engine.to_move(state):
         raise ApiError("not_your_turn", "it is not your turn", 409)
+    if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
+        raise ApiError(
+            "turn_expired", "your time for this turn ran out; a random move is being made for you", 409
+        )
     _apply(match, state, seat, move.strip())
     return match
 
 
-def _apply(match: Match, state: Any, seat: int, text: str) -> Any:
+def _schedule_turn(match: Match, state: Any) -> None:
+    """Set who the scheduler must act for: a bot to move, a turn deadline."""
+    engine = engine_for(match.room.game)
+    to_move = engine.to_move(state) if match.status == Match.Status.ACTIVE else ()
+    bots = {p.seat for p in match.players.all() if p.bot}
+    match.bot_turn = any(seat in bots for seat in to_move)
+    seconds = int(match.room.options.get("turn_seconds") or 0)
+    match.turn_deadline = timezone.now() + timedelta(seconds=seconds) if to_move and seconds else None
+
+
+def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.MadeBy.PLAYER) -> Any:
     """Ask the engine, append the move, bump the version, cache the snapshot."""
     engine = engine_for(match.room.game)
     try:
@@ -216,7 +256,14 @@ def _apply(match: Match, state: Any, seat: int, text: str) -> Any:
         raise ApiError("illegal_move", str(error)) from error
     except EngineError as error:  # any other rule error is still the player's move at fault
         raise ApiError(error.code, str(error)) from error
-    Move.objects.create(match=match, ply=match.moves.count() + 1, seat=seat, notation=engine.format(state, action))
+    Move.objects.create(
+        match=match,
+        ply=match.moves.count() + 1,
+        seat=seat,
+        notation=engine.format(state, action),
+        text=engine.describe(state, seat, action)[:200],
+        made_by=made_by,
+    )
     match.version += 1
     match.snapshot = engine.serialize(after)
     match.snapshot_version = match.version
@@ -225,10 +272,52 @@ def _apply(match: Match, state: Any, seat: int, text: str) -> Any:
         match.status = Match.Status.FINISHED
         match.result = outcome.to_json()
         match.finished_at = timezone.now()
+    _schedule_turn(match, after)
     match.save()
     match_id = match.pk
     transaction.on_commit(lambda: broadcast.match_changed(match_id))
     return after
+
+
+@write
+def bot_play(*, match_id: int, version: int, seat: int, move: str) -> bool:
+    """Store a bot's move if the match is still where the bot saw it.
+
+    The bot thinks outside the transaction (up to seconds), so by the time
+    it answers another server's scheduler may have moved, or the turn timed
+    out: the version check makes the late answer a no-op, not a double move.
+    """
+    match = _lock_match(match_id)
+    if match.status != Match.Status.ACTIVE or match.version != version:
+        return False
+    if not match.players.filter(seat=seat).exclude(bot="").exists():
+        return False
+    state = match_state(match)
+    if seat not in engine_for(match.room.game).to_move(state):
+        return False
+    _apply(match, state, seat, move, made_by=Move.MadeBy.BOT)
+    return True
+
+
+@write
+def turn_timeout(*, match_id: int) -> bool:
+    """Play a random legal move for the seat whose time ran out (the original's rule)."""
+    match = _lock_match(match_id)
+    if match.status != Match.Status.ACTIVE or match.turn_deadline is None:
+        return False
+    if match.turn_deadline > timezone.now():
+        return False
+    engine = engine_for(match.room.game)
+    state = match_state(match)
+    to_move = engine.to_move(state)
+    if not to_move:
+        return False
+    seat = to_move[0]
+    # Seeded by the match and version, so the choice is reproducible.
+    rng = random.Random(f"{match.seed}:{match.version}")
+    action = engine.random_action(state, seat, rng)
+    _apply(match, state, seat, engine.format(state, action), made_by=Move.MadeBy.TIMEOUT)
+    return True
 
 
 @write
@@ -245,6 +334,8 @@ def match_resign(*, user: User, match_id: int) -> Match:
     match.finished_at = timezone.now()
     match.version += 1
     match.snapshot_version = match.version
+    match.bot_turn = False
+    match.turn_deadline = None
     match.save()
     transaction.on_commit(lambda: broadcast.match_changed(match.pk))
     return match

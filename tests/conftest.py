@@ -6,7 +6,12 @@ import os
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
+
+# Tests drive the scheduler by hand (Scheduler().tick()); a background thread
+# polling the test database would race them. Real servers in tests turn it on.
+os.environ.setdefault("SCHEDULER", "off")
+
+from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient
 
 

@@ -74,6 +74,8 @@ class MoveOut(serializers.Serializer):  # type: ignore[misc]
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
     move = serializers.CharField()
+    text = serializers.CharField(help_text="the move in words")
+    made_by = serializers.ChoiceField(choices=["player", "bot", "timeout"])
     created_at = serializers.DateTimeField()
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("rooms/<int:room_id>/", views.RoomDetail.as_view(), name="room-detail"),
     path("rooms/<int:room_id>/join/", views.RoomJoin.as_view(), name="room-join"),
     path("rooms/<int:room_id>/leave/", views.RoomLeave.as_view(), name="room-leave"),
+    path("rooms/<int:room_id>/start/", views.RoomStart.as_view(), name="room-start"),
     path("rooms/<int:room_id>/rematch/", views.RoomRematch.as_view(), name="room-rematch"),
     path("rooms/<int:room_id>/chat/", views.RoomChat.as_view(), name="room-chat"),
     path("matches/", views.MatchList.as_view(), name="match-list"),

@@ -93,6 +93,17 @@ class RoomRematch(APIView):
         return Response(_detail(match.pk, request), status=status.HTTP_201_CREATED)
 
 
+class RoomStart(APIView):
+    @extend_schema(
+        request=None,
+        responses={201: s.MatchOut, **ERRORS},
+        description="The host starts the room now; free seats become AI seats of the room's `ai` level.",
+    )
+    def post(self, request: Request, room_id: int) -> Response:
+        match = services.room_start(user=request.user, room_id=room_id)
+        return Response(_detail(match.pk, request), status=status.HTTP_201_CREATED)
+
+
 class RoomChat(APIView):
     @extend_schema(responses={200: s.ChatOut(many=True), **ERRORS})
     def get(self, request: Request, room_id: int) -> Response:

@@ -148,6 +148,9 @@ class Engine(ABC, Generic[S, A]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # The platform's per-turn time limit for this game's rooms unless the
+    # host sets another (0 = none). Manhattan's original had one.
+    default_turn_seconds: ClassVar[int] = 0
 
     # --- options ---------------------------------------------------------
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Engine
+from .connect_four_solver import perfect_bot
 from .manhattan_ai import greedy_bot, strong_bot
 
 Bot = Callable[[Engine[Any, Any], Any, int, random.Random], str]
@@ -29,6 +30,7 @@ def random_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Rand
 # (game slug, level) -> bot. The generic levels are looked up under slug "*".
 BOTS: dict[tuple[str, str], Bot] = {
     ("*", "random"): random_bot,
+    ("connect-four", "perfect"): perfect_bot,
     ("manhattan", "greedy"): greedy_bot,
     ("manhattan", "strong"): strong_bot,
 }
@@ -41,3 +43,16 @@ def get_bot(slug: str, level: str) -> Bot:
 
 def bot_levels(slug: str) -> list[str]:
     return sorted({lvl for (s, lvl) in BOTS if s in (slug, "*")})
+
+
+def choose_move(slug: str, level: str, snapshot: dict[str, Any], seat: int, rng_seed: int) -> str:
+    """A bot's move from plain data: what a worker process is sent.
+
+    The state travels as its serialisation so nothing unpicklable (or
+    Django-bound) crosses the process boundary.
+    """
+    from .registry import get_engine
+
+    engine = get_engine(slug)
+    state = engine.deserialize(snapshot)
+    return get_bot(slug, level)(engine, state, seat, random.Random(rng_seed))

@@ -30,7 +30,7 @@ def test_creating_a_room_seats_the_creator_at_seat_zero(alice: Player) -> None:
         {"seat": 0, "username": "alice", "bot": None},
         {"seat": 1, "username": None, "bot": None},
     ]
-    assert room["options"] == {"players": 2, "columns": 7, "rows": 6, "connect": 4}
+    assert room["options"] == {"players": 2, "columns": 7, "rows": 6, "connect": 4, "turn_seconds": 0, "ai": "random"}
 
 
 def test_options_change_the_board(alice: Player, bob: Player) -> None:

@@ -1,0 +1,58 @@
+"""Room options the platform adds to every game: AI seats and turn timers.
+
+They live beside the engine's own options in ``Room.options``; the engine never
+reads them. ``turn_seconds`` is the time a seat has for each turn (0: no
+limit); ``ai`` is the level of the bots that take the seats nobody took when
+the host starts the room.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engines.base import JSON, BadOptions, Engine, OptionSpec
+from .engines.bots import bot_levels
+
+MAX_TURN_SECONDS = 24 * 3600
+
+
+def platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
+    return (
+        OptionSpec(
+            "turn_seconds",
+            int,
+            engine.default_turn_seconds,
+            "seconds per turn; when they run out a random legal move is made (0: no limit)",
+            minimum=0,
+            maximum=MAX_TURN_SECONDS,
+        ),
+        OptionSpec(
+            "ai",
+            str,
+            "random",
+            "the level of the AI seats filled when the host starts with seats free",
+            choices=tuple(bot_levels(engine.slug)),
+        ),
+    )
+
+
+def normalize_room_options(engine: Engine[Any, Any], options: Any) -> JSON:
+    """The engine's options, normalised by the engine, plus the platform's."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BadOptions("options must be an object")
+    specs = {spec.name: spec for spec in platform_specs(engine)}
+    platform = {name: spec.check(options[name]) if name in options else spec.default for name, spec in specs.items()}
+    rules = engine.normalize_options({k: v for k, v in options.items() if k not in specs})
+    return {**rules, **platform}
+
+
+def engine_options(engine: Engine[Any, Any], options: JSON) -> JSON:
+    """Only the options the engine itself knows (for initial_state and replays)."""
+    platform = {spec.name for spec in platform_specs(engine)}
+    return {k: v for k, v in options.items() if k not in platform}
+
+
+def catalogue_options(engine: Engine[Any, Any]) -> list[JSON]:
+    return [spec.to_json() for spec in (*engine.catalogue().options, *platform_specs(engine))]

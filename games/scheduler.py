@@ -1,0 +1,141 @@
+"""Plays the turns no person is at the keyboard for: AI seats and expired timers.
+
+Everything it needs is in the database (``Match.bot_turn``,
+``Match.turn_deadline``), so it works with nobody connected and picks up
+where it was after a restart. Every server process runs one (unless
+``SCHEDULER=off``, e.g. when ``manage.py run_scheduler`` runs it apart); they
+may race, and the services' version checks make the loser's move a no-op.
+
+Bots think in a worker process so a strong bot's seconds of search never hold
+the GIL of the process that answers players.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import random
+import threading
+
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from django.db import close_old_connections
+from django.utils import timezone
+
+from . import services
+from .api.errors import ApiError
+from .engines.bots import choose_move
+from .models import Match
+from .selectors import engine_for, match_state
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.2
+BATCH = 50
+
+
+@dataclass
+class Thinking:
+    future: Future[str]
+    version: int
+    seat: int
+
+
+class Scheduler:
+    def __init__(self, pool: Executor | None = None) -> None:
+        # pool=None: bots think inline (tests and the one-shot command).
+        self.pool = pool
+        self.thinking: dict[int, Thinking] = {}
+
+    def tick(self) -> int:
+        """One pass: time out expired turns, start and finish bot moves. Returns moves stored."""
+        stored = 0
+        due = Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lte=timezone.now())
+        for match_id in list(due.values_list("id", flat=True)[:BATCH]):
+            stored += self._safely(lambda: services.turn_timeout(match_id=match_id))
+        stored += self._collect()
+        bots = Match.objects.filter(status=Match.Status.ACTIVE, bot_turn=True).select_related("room")
+        for match in list(bots[:BATCH]):
+            if match.pk not in self.thinking:
+                stored += self._think(match)
+        return stored
+
+    def _think(self, match: Match) -> int:
+        engine = engine_for(match.room.game)
+        state = match_state(match)
+        to_move = engine.to_move(state)
+        player = match.players.filter(seat__in=to_move).exclude(bot="").first()
+        if player is None:
+            return 0
+        args = (match.room.game, player.bot, engine.serialize(state), player.seat,
+                random.Random(f"{match.seed}:{match.version}").getrandbits(32))
+        if self.pool is None:
+            move = choose_move(*args)
+            return self._safely(lambda: services.bot_play(
+                match_id=match.pk, version=match.version, seat=player.seat, move=move))
+        self.thinking[match.pk] = Thinking(self.pool.submit(choose_move, *args), match.version, player.seat)
+        return 0
+
+    def _collect(self) -> int:
+        stored = 0
+        for match_id, job in list(self.thinking.items()):
+            if not job.future.done():
+                continue
+            del self.thinking[match_id]
+            try:
+                move = job.future.result()
+            except Exception:
+                log.exception("bot crashed in match %s; it will think again", match_id)
+                continue
+            stored += self._safely(lambda: services.bot_play(
+                match_id=match_id, version=job.version, seat=job.seat, move=move))
+        return stored
+
+    @staticmethod
+    def _safely(write: object) -> int:
+        try:
+            return 1 if write() else 0  # type: ignore[operator]
+        except ApiError as error:  # an illegal bot move is a bug in the bot: log it, never loop on a crash
+            log.error("scheduler write refused: %s %s", error.error_code, error.detail)
+        except Exception:
+            log.exception("scheduler write failed")
+        return 0
+
+    def run_forever(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            close_old_connections()
+            try:
+                if not self.tick():
+                    stop.wait(POLL_SECONDS)
+            except Exception:
+                log.exception("scheduler tick failed")
+                stop.wait(1.0)
+
+
+_started = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def worker_pool() -> ProcessPoolExecutor:
+    # spawn, not fork: the server process has threads and an event loop
+    # that a forked child must not inherit.
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def start_in_background() -> None:
+    """Start this process's scheduler thread once (config/asgi.py calls it)."""
+    global _thread
+    if os.environ.get("SCHEDULER", "on").lower() in {"off", "0", "false", "no"}:
+        return
+    with _started:
+        if _thread is not None:
+            return
+        scheduler = Scheduler(worker_pool())
+        _thread = threading.Thread(
+            target=scheduler.run_forever, args=(threading.Event(),), name="games-scheduler", daemon=True
+        )
+        _thread.start()
+
+

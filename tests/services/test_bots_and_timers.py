@@ -1,0 +1,160 @@
+"""AI seats and turn timers: platform features every game can use."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.models import Match, Move
+from games.scheduler import Scheduler
+from tests.conftest import Player, play
+
+pytestmark = pytest.mark.django_db
+
+
+def start_against_bots(host: Player, game: str = "connect-four", **options: Any) -> dict[str, Any]:
+    room = host.post("/api/rooms/", {"game": game, "options": options}).json()
+    response = host.post(f"/api/rooms/{room['id']}/start/")
+    assert response.status_code == 201, response.json()
+    return dict(response.json())
+
+
+def test_the_host_starts_with_free_seats_as_ai_seats(alice: Player) -> None:
+    match = start_against_bots(alice, ai="random")
+    assert match["players"] == [
+        {"seat": 0, "username": "alice", "bot": None},
+        {"seat": 1, "username": None, "bot": "random"},
+    ]
+    room = alice.get(f"/api/rooms/{match['room']}/").json()
+    assert room["status"] == "playing"
+    assert room["seats"][1] == {"seat": 1, "username": None, "bot": "random"}
+
+
+def test_a_bot_answers_each_move_when_the_scheduler_runs(alice: Player) -> None:
+    match = start_against_bots(alice, ai="random")
+    assert Scheduler().tick() == 0  # alice moves first: nothing for a bot to do
+    assert play(alice, match, "4").status_code == 201
+    assert Match.objects.get().bot_turn
+    assert Scheduler().tick() == 1
+    detail = alice.get(f"/api/matches/{match['id']}/").json()
+    assert detail["version"] == 2 and detail["to_move"] == [0]
+    moves = alice.get(f"/api/matches/{match['id']}/moves/").json()
+    assert [m["made_by"] for m in moves] == ["player", "bot"]
+    assert moves[1]["username"] is None
+    assert moves[1]["text"].startswith("dropped a disc in column")
+
+
+def test_the_perfect_bot_beats_a_player_who_fills_columns_left_to_right(alice: Player) -> None:
+    match = start_against_bots(alice, ai="perfect")
+    detail = match
+    for _ in range(21):
+        if detail["status"] != "active":
+            break
+        column = next(m for m in ["1", "2", "3", "5", "6", "7", "4"] if m in detail["legal_moves"])
+        detail = play(alice, detail, column).json()
+        Scheduler().tick()
+        detail = alice.get(f"/api/matches/{match['id']}/").json()
+    assert detail["status"] == "finished"
+    assert detail["result"]["results"] == ["loss", "win"]
+
+
+def test_a_rematch_against_a_bot_lets_the_bot_open(alice: Player) -> None:
+    match = start_against_bots(alice)
+    alice.post(f"/api/matches/{match['id']}/resign/")
+    second = alice.post(f"/api/rooms/{match['room']}/rematch/").json()
+    assert second["players"][0]["bot"] == "random"
+    assert Scheduler().tick() == 1
+    assert alice.get(f"/api/matches/{second['id']}/").json()["to_move"] == [1]
+
+
+def test_only_the_host_may_start(alice: Player, bob: Player) -> None:
+    room = alice.post("/api/rooms/", {"game": "connect-four"}).json()
+    response = bob.post(f"/api/rooms/{room['id']}/start/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_host"
+    assert not Match.objects.exists()
+
+
+def test_a_started_room_cannot_start_again(alice: Player) -> None:
+    match = start_against_bots(alice)
+    response = alice.post(f"/api/rooms/{match['room']}/start/")
+    assert response.status_code == 409 and response.json()["code"] == "already_started"
+
+
+def test_a_room_everyone_left_cannot_start(alice: Player) -> None:
+    room = alice.post("/api/rooms/", {"game": "connect-four"}).json()
+    alice.post(f"/api/rooms/{room['id']}/leave/")
+    response = alice.post(f"/api/rooms/{room['id']}/start/")
+    assert response.status_code == 409 and response.json()["code"] == "room_closed"
+
+
+@pytest.mark.parametrize("options", [{"ai": "grandmaster"}, {"turn_seconds": -1}, {"turn_seconds": "60"}])
+def test_bad_platform_options_are_refused(alice: Player, options: dict[str, Any]) -> None:
+    response = alice.post("/api/rooms/", {"game": "connect-four", "options": options})
+    assert response.status_code == 400 and response.json()["code"] == "bad_options"
+
+
+def test_the_catalogue_offers_the_platform_options(anonymous: Any) -> None:
+    games = {g["slug"]: g for g in anonymous.get("/api/games/").json()}
+    options = {o["name"]: o for o in games["connect-four"]["options"]}
+    assert options["turn_seconds"]["default"] == 0
+    assert "perfect" in options["ai"]["choices"]
+
+
+def expire(match_id: int) -> None:
+    Match.objects.filter(pk=match_id).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_turn_sets_a_deadline_from_the_room_option(alice: Player, bob: Player) -> None:
+    from tests.conftest import start_match
+
+    match = start_match(alice, bob, options={"turn_seconds": 30})
+    assert match["turn_deadline"] is not None
+    left = Match.objects.get().turn_deadline - timezone.now()
+    assert timedelta(seconds=28) < left <= timedelta(seconds=30)
+    detail = play(alice, match, "4").json()
+    assert detail["turn_deadline"] != match["turn_deadline"]
+
+
+def test_an_expired_turn_gets_a_random_legal_move(alice: Player, bob: Player) -> None:
+    from tests.conftest import start_match
+
+    match = start_match(alice, bob, options={"turn_seconds": 30})
+    expire(match["id"])
+    assert Scheduler().tick() == 1
+    move = Move.objects.get()
+    assert move.seat == 0 and move.made_by == "timeout"
+    assert move.notation in [str(c) for c in range(1, 8)]
+    detail = bob.get(f"/api/matches/{match['id']}/").json()
+    assert detail["to_move"] == [1] and detail["version"] == 1
+
+
+def test_a_move_after_the_deadline_is_refused(alice: Player, bob: Player) -> None:
+    from tests.conftest import start_match
+
+    match = start_match(alice, bob, options={"turn_seconds": 30})
+    expire(match["id"])
+    response = play(alice, match, "4")
+    assert response.status_code == 409
+    assert response.json()["code"] == "turn_expired"
+    assert not Move.objects.exists()
+
+
+def test_no_deadline_without_a_time_limit(c4_match: dict[str, Any]) -> None:
+    assert c4_match["turn_deadline"] is None
+    assert Scheduler().tick() == 0
+
+
+def test_a_late_bot_answer_is_dropped(alice: Player) -> None:
+    from games import services
+
+    match = start_against_bots(alice)
+    play(alice, match, "4")
+    # The bot thought about version 1, but the turn timed out and moved on meanwhile.
+    expire(match["id"])
+    assert services.turn_timeout(match_id=match["id"])
+    assert not services.bot_play(match_id=match["id"], version=1, seat=1, move="4")
+    assert Move.objects.count() == 2
