@@ -69,7 +69,7 @@ def test_it_refuses_three_players_saying_why() -> None:
         ENGINE.initial_state(3, {"players": 3}, 0)
 
 
-def test_two_player_start() -> None:
+def test_two_players_start_on_e1_and_e9_with_ten_fences_each() -> None:
     state = start(2)
     view = ENGINE.view(state, None)
     assert view["pawns"] == ["e1", "e9"]
@@ -79,7 +79,7 @@ def test_two_player_start() -> None:
     assert pawn_moves(state) == {"d1", "f1", "e2"}
 
 
-def test_four_player_start_and_clockwise_turns() -> None:
+def test_four_players_start_on_the_four_sides_and_play_clockwise() -> None:
     state = start(4)
     view = ENGINE.view(state, None)
     assert view["pawns"] == ["e1", "a5", "e9", "i5"]
@@ -363,7 +363,7 @@ def test_reaching_the_goal_side_wins_at_once() -> None:
         ENGINE.play(won, 1, "e4")
 
 
-def test_second_player_wins_on_row_1() -> None:
+def test_the_second_player_wins_on_row_1() -> None:
     state = position(pawns=("a5", "h2"), turn=1)
     outcome = ENGINE.outcome(ENGINE.play(state, 1, "h1"))
     assert outcome is not None and outcome.results == (LOSS, WIN)
@@ -377,7 +377,7 @@ def test_second_player_wins_on_row_1() -> None:
         (3, ("e2", "c5", "e8", "b3"), "a3", "column a"),
     ],
 )
-def test_four_player_goals(seat: int, pawns: tuple[str, ...], move: str, goal: str) -> None:
+def test_each_of_four_players_wins_on_its_own_goal_side(seat: int, pawns: tuple[str, ...], move: str, goal: str) -> None:
     state = position(4, pawns=pawns, turn=seat)
     outcome = ENGINE.outcome(ENGINE.play(state, seat, move))
     assert outcome is not None
@@ -461,7 +461,7 @@ def test_parse_and_format_round_trip_for_every_action() -> None:
         assert ENGINE.parse(state, text) == action
 
 
-def test_notation_examples() -> None:
+def test_it_reads_case_and_spaces_leniently_and_writes_canonically() -> None:
     state = start()
     assert ENGINE.format(state, ENGINE.parse(state, "e2")) == "e2"
     assert ENGINE.format(state, ENGINE.parse(state, " E3H ")) == "e3h"
