@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "games",
+    "games.sokoban",
     "frontend",
 ]
 

@@ -24,14 +24,23 @@ def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 
 
-def _send(room_id: int, message: dict[str, Any]) -> None:
+def user_group(user_id: int) -> str:
+    """Every socket of one user: for what concerns the user, not a room (solve jobs)."""
+    return f"user-{user_id}"
+
+
+def _send_group(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(room_group(room_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push that fails must not undo a committed move
-        log.exception("push to room %s failed", room_id)
+        log.exception("push to %s failed", group)
+
+
+def _send(room_id: int, message: dict[str, Any]) -> None:
+    _send_group(room_group(room_id), message)
 
 
 def room_changed(room_id: int) -> None:
@@ -60,3 +69,11 @@ def match_changed(match_id: int) -> None:
 def chat_posted(message_id: int) -> None:
     message = ChatMessage.objects.select_related("user").get(pk=message_id)
     _send(message.room_id, {"type": "chat.posted", "message": chat_json(message)})
+
+
+def solve_changed(job_id: Any) -> None:
+    from .sokoban.models import SolveJob
+    from .sokoban.selectors import job_json
+
+    job = SolveJob.objects.get(pk=job_id)
+    _send_group(user_group(job.user_id), {"type": "solve.changed", "job": job_json(job)})

@@ -11,7 +11,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from .broadcast import room_group
+from .broadcast import room_group, user_group
 from .models import Room
 from .selectors import current_match, match_detail, room_detail, seat_of
 
@@ -36,6 +36,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
         for message in snapshot:
             await self.send_json(message)
@@ -43,6 +44,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            user = self.scope.get("user")
+            if user is not None and user.is_authenticated:
+                await self.channel_layer.group_discard(user_group(user.pk), self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Clients may ask for a fresh snapshot (after a version gap); nothing else.
@@ -78,5 +82,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def solve_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "solve", "job": event["job"]})
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from .engines.base import JSON, BadOptions, Engine, OptionSpec
 from .engines.bots import bot_levels
+from .extensions import extension_for
 
 MAX_TURN_SECONDS = 24 * 3600
 
@@ -36,23 +37,29 @@ def platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
     )
 
 
+def _all_platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
+    return (*platform_specs(engine), *extension_for(engine.slug).option_specs)
+
+
 def normalize_room_options(engine: Engine[Any, Any], options: Any) -> JSON:
     """The engine's options, normalised by the engine, plus the platform's."""
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise BadOptions("options must be an object")
-    specs = {spec.name: spec for spec in platform_specs(engine)}
+    specs = {spec.name: spec for spec in _all_platform_specs(engine)}
     platform = {name: spec.check(options[name]) if name in options else spec.default for name, spec in specs.items()}
-    rules = engine.normalize_options({k: v for k, v in options.items() if k not in specs})
+    rules = {k: v for k, v in options.items() if k not in specs}
+    rules = extension_for(engine.slug).resolve_options({**rules, **platform})
+    rules = engine.normalize_options({k: v for k, v in rules.items() if k not in specs})
     return {**rules, **platform}
 
 
 def engine_options(engine: Engine[Any, Any], options: JSON) -> JSON:
     """Only the options the engine itself knows (for initial_state and replays)."""
-    platform = {spec.name for spec in platform_specs(engine)}
+    platform = {spec.name for spec in _all_platform_specs(engine)}
     return {k: v for k, v in options.items() if k not in platform}
 
 
 def catalogue_options(engine: Engine[Any, Any]) -> list[JSON]:
-    return [spec.to_json() for spec in (*engine.catalogue().options, *platform_specs(engine))]
+    return [spec.to_json() for spec in (*engine.catalogue().options, *_all_platform_specs(engine))]

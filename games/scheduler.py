@@ -132,10 +132,15 @@ def start_in_background() -> None:
     with _started:
         if _thread is not None:
             return
+        from .sokoban import jobs
+
         scheduler = Scheduler(worker_pool())
         _thread = threading.Thread(
             target=scheduler.run_forever, args=(threading.Event(),), name="games-scheduler", daemon=True
         )
         _thread.start()
+        # Solves get a thread of their own: one may run for a minute, and
+        # bot turns must not wait behind it.
+        threading.Thread(target=jobs.run_forever, args=(threading.Event(),), name="sokoban-solves", daemon=True).start()
 
 

@@ -22,6 +22,7 @@ from . import broadcast
 from .api.errors import ApiError
 from .engines.base import BadNotation, BadOptions, EngineError, IllegalMove
 from .engines.registry import ENGINES
+from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import engine_options, normalize_room_options
 from .selectors import engine_for, match_state, seat_of
@@ -272,6 +273,7 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         match.status = Match.Status.FINISHED
         match.result = outcome.to_json()
         match.finished_at = timezone.now()
+        extension_for(match.room.game).on_finished(match, after, outcome)
     _schedule_turn(match, after)
     match.save()
     match_id = match.pk

@@ -148,6 +148,9 @@ class Engine(ABC, Generic[S, A]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # The seat counts allowed where not every number from min to max is
+    # (Quoridor: 2 or 4); empty means the whole range.
+    player_counts: ClassVar[tuple[int, ...]] = ()
     # The platform's per-turn time limit for this game's rooms unless the
     # host sets another (0 = none). Manhattan's original had one.
     default_turn_seconds: ClassVar[int] = 0
@@ -162,6 +165,7 @@ class Engine(ABC, Generic[S, A]):
             "number of seats",
             minimum=self.min_players,
             maximum=self.max_players,
+            choices=self.player_counts,
         )
         return Catalogue(
             self.slug, self.name, self.min_players, self.max_players, (players, *self.option_specs)
@@ -177,6 +181,10 @@ class Engine(ABC, Generic[S, A]):
         if not isinstance(options, Mapping):
             raise BadOptions("options must be an object")
         specs = {spec.name: spec for spec in self.catalogue().options}
+        players = options.get("players")
+        if self.player_counts and type(players) is int and players not in self.player_counts:
+            counts = " or ".join(str(n) for n in self.player_counts)
+            raise BadOptions(f"{self.name} is played by {counts} players, not {players}")
         unknown = sorted(set(options) - set(specs))
         if unknown:
             raise BadOptions(f"unknown option(s) for {self.name}: {', '.join(unknown)}")

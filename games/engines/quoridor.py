@@ -546,10 +546,7 @@ class Quoridor(Engine[QuoridorState, Action]):
     name = "Quoridor"
     min_players = 2
     max_players = 4
-
-    def check_options(self, options: JSON) -> None:
-        if options["players"] not in FENCES_PER_PLAYER:
-            raise BadOptions("Quoridor is played by 2 or 4 players, not 3")
+    player_counts = (2, 4)
 
     def initial_state(self, players: int, options: JSON, seed: int) -> QuoridorState:
         if players not in FENCES_PER_PLAYER:

@@ -199,3 +199,33 @@ async def test_a_foreign_origin_is_refused() -> None:
     communicator = await connect(room["id"], alice.token, headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect(timeout=5)
     assert not connected
+
+
+async def test_solve_progress_and_result_reach_the_owners_sockets() -> None:
+    from games.sokoban import jobs
+
+    alice, bob = await cast("alice", "bob")
+    room = await create_room(alice, "sokoban")
+    socket = await open_socket(room["id"], alice)
+    watcher = await open_socket(room["id"], bob)
+    await receive(socket, "state")
+    status, job = await call(alice, "POST", "/api/sokoban/solve/", {"level": "#######\n#@ $ .#\n#######", "algorithm": "bfs"})
+    assert status == 201
+    queued = await receive(socket, "solve")
+    assert queued["job"]["id"] == job["id"] and queued["job"]["status"] == "queued"
+    await sync_to_async(jobs.run_queued)()
+    final = None
+    for _ in range(20):
+        message = await receive(socket, "solve")
+        if message["job"]["status"] == "done":
+            final = message["job"]
+            break
+    assert final is not None and final["result"]["solution"] == "rRR"
+    # Solves are private to their owner: another player in the room hears nothing.
+    while True:
+        message = await watcher.receive_json_from(timeout=1) if not await watcher.receive_nothing(timeout=0.3) else None
+        if message is None:
+            break
+        assert message["type"] != "solve"
+    await socket.disconnect()
+    await watcher.disconnect()
