@@ -133,42 +133,64 @@ class Board:
         return around
 
     def _goal_distances(self) -> list[list[int]]:
-        """Per goal, the fewest pushes to it from each square (pulls backwards from the goal).
+        """Per goal, the fewest pushes to it from each square (pulls backwards from the goal)."""
+        return [self.push_distances(goal, towards=True) for goal in self.goals]
+
+    def push_distances(self, square: int, *, towards: bool) -> list[int]:
+        """Fewest pushes of a lone box to ``square`` (towards) or from it, per square.
 
         The search runs over (box square, side the player stands on), so a box
-        that can only be pushed towards the goal from a side the player cannot
-        get to without moving it gets the longer way round.
+        that can only be pushed on from a side the player cannot get to
+        without moving it is sent the longer way round. A square's distance
+        is the least over its sides, since the player may stand on any.
         """
-        tables = []
         steps = self.steps
-        for goal in self.goals:
-            seen = [INF] * (self.size * 4)
-            frontier = []
-            for side, step in enumerate(steps):
-                if self.is_floor(goal + step):
-                    seen[goal * 4 + side] = 0
-                    frontier.append(goal * 4 + side)
-            depth = 0
-            while frontier:
-                depth += 1
-                following = []
-                for state in frontier:
-                    box, side = divmod(state, 4)
-                    # Pull the box onto the player's square; the player steps back.
+        seen = [INF] * (self.size * 4)
+        frontier = []
+        for side, step in enumerate(steps):
+            if self.is_floor(square + step):
+                seen[square * 4 + side] = 0
+                frontier.append(square * 4 + side)
+        depth = 0
+        while frontier:
+            depth += 1
+            following = []
+            for state in frontier:
+                box, side = divmod(state, 4)
+                if towards:
+                    # Pull the box onto the player's square; he steps back.
                     onto = box + steps[side]
                     if not self.is_floor(onto + steps[side]):
                         continue
-                    labels = self.around[onto]
-                    for other in range(4):
-                        if labels[other] == labels[side]:
-                            index = onto * 4 + other
-                            if seen[index] == INF:
-                                seen[index] = depth
-                                following.append(index)
-                frontier = following
-            table = [INF] * self.size
-            for cell in self.cells:
-                table[cell] = min(seen[cell * 4:cell * 4 + 4])
-            table[goal] = 0
-            tables.append(table)
-        return tables
+                else:
+                    # Push it away from him; he steps into its square.
+                    onto = box - steps[side]
+                    if not self.is_floor(onto):
+                        continue
+                labels = self.around[onto]
+                for other in range(4):
+                    if labels[other] == labels[side]:
+                        index = onto * 4 + other
+                        if seen[index] == INF:
+                            seen[index] = depth
+                            following.append(index)
+            frontier = following
+        table = [INF] * self.size
+        for cell in self.cells:
+            table[cell] = min(seen[cell * 4:cell * 4 + 4])
+        table[square] = 0
+        return table
+
+    def start_distances(self) -> tuple[list[tuple[int, ...]], int]:
+        """For searching backwards: per square, pushes from each start box; and the squares
+        a box can be on at all (reachable by pushes from some start square)."""
+        starts = list(bits(self.start_boxes))
+        tables = [self.push_distances(start, towards=False) for start in starts]
+        dist: list[tuple[int, ...]] = [()] * self.size
+        reachable = 0
+        for cell in self.cells:
+            row = tuple(table[cell] for table in tables)
+            dist[cell] = row
+            if min(row, default=INF) < INF:
+                reachable |= 1 << cell
+        return dist, reachable

@@ -14,9 +14,10 @@ Algorithms (``ALGORITHMS``), as in the original program plus the default:
 * ``greedy``: best-first on the lower bound alone; fast, not optimal.
 * ``astar``: A* on pushes with the box-to-goal matching bound (admissible),
   so its solution is push-optimal.
-* ``best`` (default): A* with PI-corral pruning and tunnel macros, both of
-  which keep push-optimal solutions, for a share of the time; if that does
-  not finish, a greedy search with the same pruning for the rest.
+* ``best`` (default): A* with PI-corral pruning, which keeps push-optimal
+  solutions, for a share of the time; if that does not finish, a greedy
+  search from both ends (forwards from the start, backwards by pulls from
+  the solved position) for the rest.
 
 Every algorithm skips dead squares and freeze deadlocks, and keeps a
 transposition table of the positions seen (keyed exactly, by the box set and
@@ -165,12 +166,20 @@ class _Search:
     """The node table and move generation shared by every algorithm."""
 
     def __init__(
-        self, board: Board, budget: _Budget, *, corrals: bool = False, macros: bool = False
+        self,
+        board: Board,
+        budget: _Budget,
+        *,
+        corrals: bool = False,
+        macros: bool = False,
+        backward: bool = False,
     ) -> None:
         self.board = board
         self.budget = budget
         self.corrals = corrals
         self.macros = macros
+        # A backward search pulls boxes from the goals towards the start.
+        self.backward = backward
         self.shift = max(1, board.size.bit_length())
         self.player_mask = (1 << self.shift) - 1
         self.table: dict[int, int] = {}
@@ -181,6 +190,12 @@ class _Search:
         self.closed = bytearray()
         self.bounds: dict[int, int] = {}
         self.tunnels = _tunnels(board) if macros else {}
+        # Where a box may go, and the distances the bound adds up: to the
+        # goals forwards, to the start squares backwards.
+        if backward:
+            self.dist, self.targets = board.start_distances()
+        else:
+            self.dist, self.targets = board.dist, board.live
 
     # --- nodes -------------------------------------------------------------
 
@@ -188,6 +203,21 @@ class _Search:
         reach = self.board.reach(1 << player, boxes)
         low = reach & -reach
         return (boxes << self.shift) | (low.bit_length() - 1)
+
+    def roots(self) -> list[int]:
+        """The start positions: forwards one; backwards the solved box set with
+        the player in each area he may have finished in."""
+        board = self.board
+        if not self.backward:
+            return [self.key(board.start_boxes, board.start_player)]
+        keys = []
+        free = board.floor & ~board.goal_mask
+        while free:
+            area = board.reach(free & -free, board.goal_mask)
+            free &= ~area
+            low = area & -area
+            keys.append((board.goal_mask << self.shift) | (low.bit_length() - 1))
+        return keys
 
     def add(self, key: int, parent: int, code: int, depth: int) -> int:
         node = len(self.keys)
@@ -203,7 +233,7 @@ class _Search:
         """The matching lower bound of a box set (INF: deadlock), memoised per box set."""
         found = self.bounds.get(boxes)
         if found is None:
-            dist = self.board.dist
+            dist = self.dist
             found = lower_bound([dist[cell] for cell in bits(boxes)])
             self.bounds[boxes] = found
         return found
@@ -257,7 +287,48 @@ class _Search:
                 )
         return result
 
+    def pulls(self, key: int) -> list[tuple[int, int, int]]:
+        """Backwards: (the push that undoes it, 1, child key) for each pull.
+
+        The player stands next to a box with a free square behind him, steps
+        back onto it and draws the box onto the square he left.
+        """
+        board = self.board
+        boxes = key >> self.shift
+        player = key & self.player_mask
+        free = board.floor & ~boxes
+        reach = board.reach(1 << player, boxes)
+        targets = self.targets & free
+        result = []
+        for direction, step in enumerate(board.steps):
+            # The box moves by ``step``, towards the player.
+            if step > 0:
+                pullable = boxes & (reach >> step) & (reach >> 2 * step) & (targets >> step)
+            else:
+                pullable = boxes & (reach << -step) & (reach << -2 * step) & (targets << -step)
+            for cell in bits(pullable):
+                after = cell + step
+                child = boxes ^ (1 << cell) ^ (1 << after)
+                child_reach = board.reach(1 << (after + step), child)
+                low = child_reach & -child_reach
+                result.append(
+                    (
+                        _code(after, (direction + 2) % 4),
+                        1,
+                        (child << self.shift) | (low.bit_length() - 1),
+                    )
+                )
+        return result
+
     # --- solutions ---------------------------------------------------------
+
+    def pushes_from(self, node: int) -> list[int]:
+        """Backwards: the pushes that lead from a node to the solution (undoing its pulls)."""
+        codes = []
+        while self.parent[node] >= 0:
+            codes.append(self.move[node])
+            node = self.parent[node]
+        return codes
 
     def pushes_to(self, node: int) -> list[int]:
         codes = []
@@ -294,6 +365,62 @@ def _tunnels(board: Board) -> dict[int, int]:
                 continue
             tunnels[cell] = tunnels.get(cell, 0) | (1 << direction)
     return tunnels
+
+
+def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
+    """Greedy best-first from both ends at once; the pushes of a solution, or None.
+
+    The two searches take turns expanding their most promising position and
+    stop when one generates a position the other has stored: the forward
+    pushes to it, then the backward pulls from it undone, solve the level.
+    Pulling boxes out of a goal room needs no packing order, so the backward
+    half finds easily what the forward half finds hard, and the other way
+    round for boxes that must leave a crowded start. Either half running out
+    of positions proves the level unsolvable.
+    """
+    budget = forward.budget
+    shift = forward.shift
+    heaps: list[list[tuple[int, int, int]]] = []
+    for search in (forward, backward):
+        heap = []
+        for key in search.roots():
+            h = search.bound(key >> shift)
+            node = search.add(key, -1, 0, 0)
+            if h < INF:
+                heap.append((h, 0, node))
+        heapq.heapify(heap)
+        heaps.append(heap)
+    for key in forward.keys:
+        if key in backward.table:
+            return backward.pushes_from(backward.table[key])
+    sides = ((forward, backward, heaps[0]), (backward, forward, heaps[1]))
+    turn = 0
+    while True:
+        search, other, heap = sides[turn]
+        turn ^= 1
+        if not heap:
+            return None
+        _, _, node = heapq.heappop(heap)
+        budget.expanded += 1
+        if budget.expanded & 63 == 0:
+            budget.check(len(forward.table) + len(backward.table))
+        depth = search.depth[node]
+        moves = search.pulls if search.backward else search.children
+        for code, squares, key in moves(search.keys[node]):
+            if key in search.table:
+                continue
+            h = search.bound(key >> shift)
+            if h >= INF:
+                search.table[key] = -1
+                continue
+            budget.generated += 1
+            child = search.add(key, node, code, depth + squares)
+            meet = other.table.get(key, -1)
+            if meet >= 0:
+                if search.backward:
+                    return forward.pushes_to(meet) + backward.pushes_from(child)
+                return forward.pushes_to(child) + backward.pushes_from(meet)
+            heapq.heappush(heap, (h, -depth, child))
 
 
 def to_lurd(board: Board, codes: list[int]) -> str:
@@ -479,7 +606,8 @@ def solve(
 
 
 def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
-    search = _Search(board, budget, corrals=True, macros=True)
+    """A* with PI-corral pruning while it has time; then greedy from both ends."""
+    search = _Search(board, budget, corrals=True)
     budget.deadline = budget.start + time_limit * OPTIMAL_SHARE
     try:
         node = _best_first(search, 1)
@@ -488,14 +616,17 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
         if stop.status != TIME_LIMIT:
             return _unsolved("best", stop.status, budget, title)
     budget.deadline = budget.start + time_limit
-    expanded = budget.expanded
-    search = _Search(board, budget, corrals=True, macros=True)
+    # Drop the A* tables first: the memory limit is for the whole run.
+    del search
+    forward = _Search(board, budget, corrals=True)
+    backward = _Search(board, budget, backward=True)
     try:
-        node = _best_first(search, 0)
+        codes = _bidirectional(forward, backward)
     except _Stop as stop:
         return _unsolved("best", stop.status, budget, title)
-    del expanded
-    return _result("best", search, node, budget, title, False)
+    if codes is None:
+        return _unsolved("best", UNSOLVABLE, budget, title)
+    return _solution("best", board, codes, budget, title, False)
 
 
 def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
@@ -519,7 +650,13 @@ def _result(
 ) -> SolveResult:
     if node is None:
         return _unsolved(algorithm, UNSOLVABLE, budget, title)
-    lurd = to_lurd(search.board, search.pushes_to(node))
+    return _solution(algorithm, search.board, search.pushes_to(node), budget, title, optimal)
+
+
+def _solution(
+    algorithm: str, board: Board, codes: list[int], budget: _Budget, title: str, optimal: bool
+) -> SolveResult:
+    lurd = to_lurd(board, codes)
     return SolveResult(
         algorithm,
         SOLVED,
