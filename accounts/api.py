@@ -61,17 +61,30 @@ class Logout(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def _me(user: object) -> dict[str, object]:
+    return {
+        "id": user.pk,  # type: ignore[attr-defined]
+        "username": user.username,  # type: ignore[attr-defined]
+        "display_name": user.display_name,  # type: ignore[attr-defined]
+        "preferences": user.preferences,  # type: ignore[attr-defined]
+    }
+
+
 class Me(APIView):
     @extend_schema(responses={200: s.MeOut, **ERRORS})
     def get(self, request: Request) -> Response:
-        user = request.user
-        return Response(
-            {
-                "id": user.pk,
-                "username": user.username,
-                "display_name": user.display_name,
-                "preferences": user.preferences,
-            }
+        return Response(_me(request.user))
+
+    @extend_schema(
+        request=s.MeIn,
+        responses={200: s.MeOut, **ERRORS},
+        description="Settings: display_name, and preferences volume (0-100) and default_turn_seconds.",
+    )
+    def patch(self, request: Request) -> Response:
+        data = body(request)
+        user = services.user_update(
+            user=request.user, display_name=data.get("display_name"), preferences=data.get("preferences")
         )
+        return Response(_me(user))
 
 

@@ -45,3 +45,31 @@ def token_for(*, user: User) -> Token:
 
 def token_revoke(*, user: User) -> None:
     Token.objects.filter(user=user).delete()
+
+
+# Preferences a player may set, with their checks; unknown keys are refused.
+PREFERENCES = {
+    "volume": (int, 0, 100),  # sound effects, percent
+    "default_turn_seconds": (int, 0, 24 * 3600),  # the turn limit new rooms start with
+}
+DISPLAY_NAME_MAX = 40
+
+
+def user_update(*, user: User, display_name: object = None, preferences: object = None) -> User:
+    if display_name is not None:
+        if not isinstance(display_name, str) or len(display_name.strip()) > DISPLAY_NAME_MAX:
+            raise ApiError("invalid", f"display_name is text of at most {DISPLAY_NAME_MAX} characters")
+        user.display_name = display_name.strip()
+    if preferences is not None:
+        if not isinstance(preferences, dict):
+            raise ApiError("invalid", "preferences must be an object")
+        unknown = sorted(set(preferences) - set(PREFERENCES))
+        if unknown:
+            raise ApiError("invalid", f"unknown preference(s): {', '.join(unknown)}")
+        for name, value in preferences.items():
+            kind, low, high = PREFERENCES[name]
+            if type(value) is not kind or not low <= value <= high:
+                raise ApiError("invalid", f"{name} must be a whole number from {low} to {high}")
+        user.preferences = {**user.preferences, **preferences}
+    user.save(update_fields=["display_name", "preferences"])
+    return user

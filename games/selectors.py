@@ -51,6 +51,7 @@ def room_detail(room: Room) -> JSON:
             {
                 "seat": seat.index,
                 "username": seat.user.username if seat.user else None,
+                "name": seat.user.shown_name if seat.user else None,
                 "bot": seat.bot or None,
             }
             for seat in room.seats.select_related("user").order_by("index")
@@ -127,6 +128,7 @@ def players_json(match: Match) -> list[JSON]:
         {
             "seat": p.seat,
             "username": p.user.username if p.user else None,
+            "name": p.user.shown_name if p.user else None,
             "bot": p.bot or None,
         }
         for p in _players(match)

@@ -18,6 +18,7 @@ class RoomCreateIn(serializers.Serializer):  # type: ignore[misc]
 class SeatOut(serializers.Serializer):  # type: ignore[misc]
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
+    name = serializers.CharField(allow_null=True, help_text="the display name, or the username")
     bot = serializers.CharField(allow_null=True)
 
 
@@ -126,3 +127,8 @@ class MeOut(serializers.Serializer):  # type: ignore[misc]
     username = serializers.CharField()
     display_name = serializers.CharField()
     preferences = serializers.JSONField()
+
+
+class MeIn(serializers.Serializer):  # type: ignore[misc]
+    display_name = serializers.CharField(required=False, max_length=40)
+    preferences = serializers.JSONField(required=False, help_text="volume 0-100, default_turn_seconds")

@@ -94,3 +94,33 @@ def test_the_schema_and_docs_are_served(anonymous: APIClient) -> None:
     assert schema.status_code == 200
     assert b"/api/matches/{match_id}/moves/" in schema.content
     assert anonymous.get("/api/docs/").status_code == 200
+
+
+def test_settings_are_saved_per_user(alice: Any, bob: Any) -> None:
+    response = alice.client.patch(
+        "/api/auth/me/", {"display_name": "Alice A.", "preferences": {"volume": 30, "default_turn_seconds": 90}},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert response.json()["display_name"] == "Alice A."
+    alice.client.patch("/api/auth/me/", {"preferences": {"volume": 0}}, format="json")
+    me = alice.get("/api/auth/me/").json()
+    assert me["preferences"] == {"volume": 0, "default_turn_seconds": 90}
+    assert bob.get("/api/auth/me/").json()["preferences"] == {}
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"preferences": {"volume": 101}},
+        {"preferences": {"volume": "loud"}},
+        {"preferences": {"theme": "dark"}},
+        {"preferences": []},
+        {"display_name": "x" * 41},
+        {"display_name": 7},
+    ],
+)
+def test_bad_settings_are_refused(alice: Any, payload: dict[str, Any]) -> None:
+    response = alice.client.patch("/api/auth/me/", payload, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert alice.get("/api/auth/me/").json()["preferences"] == {}
