@@ -1,6 +1,8 @@
-// Connect Four board. Cells carry data-col (1..columns, left to right) and
-// data-row (1..rows, bottom to top). A preview disc shows in the column under
-// the cursor only when it is my turn and the server lists that column as legal.
+// Connect Four board. Cells carry data-col (1..columns, left to right),
+// data-row (1..rows, bottom to top) and data-disc (the seat whose disc is
+// there, "" when empty). A preview disc shows in the column under the cursor
+// (or picked with the arrow keys) only when it is my turn and the server lists
+// that column as legal; Enter or Space then plays it.
 "use strict";
 
 App.boards["connect-four"] = {
@@ -9,7 +11,11 @@ App.boards["connect-four"] = {
     let state = null;
     let view = { legalMoves: [], myTurn: false, mySeat: null };
     let hoverColumn = null;
-    const grid = App.el("div", { class: "c4-grid", role: "grid", "aria-label": "Connect Four board" });
+    let cells = []; // cells[r][c - 1], r = 0 the top row, as the server's grid
+    const colours = ["red", "yellow"];
+    const grid = App.el("div", {
+      class: "c4-grid", role: "grid", "aria-label": "Connect Four board", tabindex: ctx.readonly ? null : "0",
+    });
     container.replaceChildren(grid);
 
     function lowestFree(column) {
@@ -17,47 +23,79 @@ App.boards["connect-four"] = {
       return null;
     }
 
+    function playable(column) {
+      return column !== null && !ctx.readonly && view.myTurn && view.legalMoves.includes(String(column));
+    }
+
+    // The cells are built once per board size and then only restyled, so a
+    // hover does not replace the element under the pointer.
+    function build() {
+      cells = [];
+      const nodes = [];
+      grid.style.setProperty("--columns", state.columns);
+      for (let r = 0; r < state.rows; r++) {
+        cells.push([]);
+        for (let c = 1; c <= state.columns; c++) {
+          const node = App.el("div", { class: "c4-cell", role: "gridcell", dataset: { col: c, row: state.rows - r } });
+          cells[r].push(node);
+          nodes.push(node);
+        }
+      }
+      grid.replaceChildren(...nodes);
+    }
+
     function paint() {
       if (!state) return;
+      if (cells.length !== state.rows || cells[0].length !== state.columns) build();
       const winning = new Set(state.winning_cells.map((c) => `${c.column}:${c.row}`));
       const last = state.last_move;
-      const playable = hoverColumn !== null && !ctx.readonly && view.myTurn && view.legalMoves.includes(String(hoverColumn));
-      const previewRow = playable ? lowestFree(hoverColumn) : null;
-      grid.style.setProperty("--columns", state.columns);
-      const cells = [];
+      const previewRow = playable(hoverColumn) ? lowestFree(hoverColumn) : null;
+      const myTurn = view.myTurn && !ctx.readonly;
       for (let r = 0; r < state.rows; r++) {
         const row = state.rows - r;
         for (let c = 1; c <= state.columns; c++) {
+          const node = cells[r][c - 1];
           const disc = state.grid[r][c - 1];
           const classes = ["c4-cell"];
-          if (disc !== null) classes.push(`disc`, `disc-${disc}`);
+          if (disc !== null) classes.push("disc", `disc-${disc}`);
           if (winning.has(`${c}:${row}`)) classes.push("winning");
           if (last && last.column === c && last.row === row) classes.push("last");
           if (previewRow === row && c === hoverColumn) classes.push("preview", `preview-${view.mySeat}`);
-          if (hoverColumn === c && playable) classes.push("hover-column");
-          cells.push(App.el("div", {
-            class: classes.join(" "),
-            role: "gridcell",
-            dataset: { col: c, row, disc: disc === null ? "" : disc },
-          }));
+          if (hoverColumn === c && previewRow !== null) classes.push("hover-column");
+          if (myTurn && !view.legalMoves.includes(String(c))) classes.push("blocked");
+          node.className = classes.join(" ");
+          node.dataset.disc = disc === null ? "" : disc;
+          node.setAttribute("aria-label", `column ${c}, row ${row}: ${disc === null ? "empty" : colours[disc] || `seat ${disc + 1}`}`);
         }
       }
-      grid.replaceChildren(...cells);
-      grid.classList.toggle("my-turn", view.myTurn && !ctx.readonly);
+      grid.classList.toggle("my-turn", myTurn);
+    }
+
+    function hover(column) {
+      if (column !== hoverColumn) { hoverColumn = column; paint(); }
     }
 
     grid.addEventListener("mouseover", (event) => {
       const cell = event.target.closest("[data-col]");
-      const column = cell ? Number(cell.dataset.col) : null;
-      if (column !== hoverColumn) { hoverColumn = column; paint(); }
+      hover(cell ? Number(cell.dataset.col) : null);
     });
-    grid.addEventListener("mouseleave", () => { hoverColumn = null; paint(); });
+    grid.addEventListener("mouseleave", () => hover(null));
     grid.addEventListener("click", (event) => {
       const cell = event.target.closest("[data-col]");
-      if (!cell || ctx.readonly || !view.myTurn) return;
-      const move = cell.dataset.col;
-      if (view.legalMoves.includes(move)) ctx.play(move);
+      if (!cell) return;
+      const column = Number(cell.dataset.col);
+      if (playable(column)) ctx.play(String(column));
     });
+    grid.addEventListener("keydown", (event) => {
+      if (!state || ctx.readonly) return;
+      const start = hoverColumn === null ? Math.ceil(state.columns / 2) : hoverColumn;
+      if (event.key === "ArrowLeft") hover(Math.max(1, hoverColumn === null ? start : start - 1));
+      else if (event.key === "ArrowRight") hover(Math.min(state.columns, hoverColumn === null ? start : start + 1));
+      else if ((event.key === "Enter" || event.key === " ") && playable(hoverColumn)) ctx.play(String(hoverColumn));
+      else return;
+      event.preventDefault();
+    });
+    grid.addEventListener("blur", () => hover(null));
 
     return {
       render(newState, newView) {

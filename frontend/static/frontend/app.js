@@ -24,7 +24,13 @@ const App = (() => {
       options.body = JSON.stringify(body);
     }
     if (method !== "GET") options.headers["X-CSRFToken"] = cookie("csrftoken");
-    const response = await fetch(url, options);
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (error) {
+      // fetch rejects only when no answer came at all (server down, network gone).
+      throw new ApiError(0, "network", "Cannot reach the server. Check your connection and try again.");
+    }
     if (response.status === 204) return null;
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
@@ -57,8 +63,10 @@ const App = (() => {
   function socket(roomId, handlers) {
     let ws = null;
     let delay = 500;
+    let timer = null;
     let closedByUs = false;
     function connect() {
+      timer = null;
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${roomId}/`);
       ws.onopen = () => { delay = 500; handlers.status && handlers.status("live"); };
@@ -69,16 +77,30 @@ const App = (() => {
       };
       ws.onclose = (event) => {
         if (closedByUs) return;
+        // 4401/4404: logged out or no such room; retrying cannot help.
+        if (event.code === 4401 || event.code === 4404) {
+          handlers.status && handlers.status("closed", event.code);
+          return;
+        }
         handlers.status && handlers.status("offline");
-        if (event.code === 4401 || event.code === 4404) return;
-        setTimeout(connect, delay);
-        delay = Math.min(delay * 2, 8000);
+        timer = setTimeout(connect, delay);
+        // A restarting server is back within seconds: keep the retries short.
+        delay = Math.min(delay * 2, 4000);
       };
     }
+    function reconnectNow() {
+      // Back online or back to the tab: do not sit out the rest of a backoff.
+      if (closedByUs || !timer) return;
+      clearTimeout(timer);
+      delay = 500;
+      connect();
+    }
+    window.addEventListener("online", reconnectNow);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
     connect();
     return {
       refresh() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "refresh" })); },
-      close() { closedByUs = true; if (ws) ws.close(); },
+      close() { closedByUs = true; clearTimeout(timer); if (ws) ws.close(); },
     };
   }
 
@@ -89,18 +111,36 @@ const App = (() => {
     node.textContent = error.detail || error.message || String(error);
   }
 
+  // What to call a seat's occupant: the display name when the payload has one.
+  function playerName(p) {
+    if (p.username) return p.name || p.username;
+    if (p.bot) return `AI (${p.bot})`;
+    return "empty seat";
+  }
+
+  // "win", "loss" or "draw" for username in a finished match; null for a spectator or no result.
+  function outcomeFor(match, username) {
+    if (!match || !match.result) return null;
+    const results = match.result.results || [];
+    const mine = match.players.find((p) => p.username && p.username === username);
+    if (!mine) return null;
+    return { win: "win", loss: "loss", draw: "draw" }[results[mine.seat]] || null;
+  }
+
   function resultText(match, username) {
     if (!match || !match.result) return "";
     const results = match.result.results || [];
     const winners = match.players.filter((p) => results[p.seat] === "win");
-    const who = (p) => (p.username || (p.bot ? `AI (${p.bot})` : `seat ${p.seat + 1}`));
     let headline;
     if (winners.length === 0) headline = "Draw";
     else if (winners.length === match.players.length && winners.length > 1) headline = "Draw";
     else if (winners.some((p) => p.username === username)) headline = winners.length > 1 ? "You share the win" : "You won";
-    else headline = `${winners.map(who).join(" and ")} won`;
-    return `${headline} — ${match.result.reason}`;
+    else headline = `${winners.map(playerName).join(" and ")} won`;
+    return match.result.reason ? `${headline} — ${match.result.reason}` : headline;
   }
 
-  return { api, el, socket, showError, resultText, ApiError, boards: {}, username: document.body.dataset.username };
+  return {
+    api, el, socket, showError, resultText, outcomeFor, playerName, ApiError,
+    boards: {}, username: document.body.dataset.username,
+  };
 })();

@@ -3,8 +3,11 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  const me = App.username;
   const select = $("game-select");
   const playersInput = $("players-input");
+  const gameNames = Object.fromEntries([...select.options].map((o) => [o.value, o.textContent]));
+  const gameName = (slug) => gameNames[slug] || slug;
 
   function syncPlayers() {
     const option = select.selectedOptions[0];
@@ -18,37 +21,59 @@
   select.addEventListener("change", syncPlayers);
   syncPlayers();
 
-  $("create-room").addEventListener("submit", async (event) => {
+  async function busy(button, work) {
+    button.disabled = true;
+    try { await work(); } finally { button.disabled = false; }
+  }
+
+  $("create-room").addEventListener("submit", (event) => {
     event.preventDefault();
     App.showError($("create-error"), null);
     const option = select.selectedOptions[0];
     const options = {};
     if (option.dataset.min !== option.dataset.max) options.players = Number(playersInput.value);
-    try {
-      const room = await App.api("POST", "/api/rooms/", { game: select.value, options });
-      location.href = `/rooms/${room.id}/`;
-    } catch (error) {
-      App.showError($("create-error"), error);
-    }
+    busy(event.submitter || event.target.querySelector("button"), async () => {
+      try {
+        const room = await App.api("POST", "/api/rooms/", { game: select.value, options });
+        location.href = `/rooms/${room.id}/`;
+      } catch (error) {
+        App.showError($("create-error"), error);
+      }
+    });
   });
 
-  $("join-code").addEventListener("submit", async (event) => {
+  // Every page of a list, following the API's "next" links.
+  async function loadAll(url) {
+    const items = [];
+    for (let next = url; next;) {
+      const page = await App.api("GET", next);
+      items.push(...page.results);
+      next = page.next;
+    }
+    return items;
+  }
+
+  $("join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     App.showError($("code-error"), null);
     const code = event.target.code.value.trim().toUpperCase();
-    const rooms = await loadAll("/api/rooms/?status=open");
-    const room = rooms.find((r) => r.code === code);
-    if (room) location.href = `/rooms/${room.id}/`;
-    else App.showError($("code-error"), new Error(`No open room has the code ${code}.`));
+    if (!code) {
+      App.showError($("code-error"), new Error("Type the code the host gave you."));
+      return;
+    }
+    busy(event.submitter || event.target.querySelector("button"), async () => {
+      try {
+        const room = (await loadAll("/api/rooms/?status=open")).find((r) => r.code === code);
+        if (room) location.href = `/rooms/${room.id}/`;
+        else App.showError($("code-error"), new Error(`No open room has the code ${code}.`));
+      } catch (error) {
+        App.showError($("code-error"), error);
+      }
+    });
   });
 
-  async function loadAll(url) {
-    const page = await App.api("GET", url);
-    return page.results;
-  }
-
   function players(list) {
-    return list.map((p) => p.username || (p.bot ? `AI (${p.bot})` : "—")).join(" vs ");
+    return list.map(App.playerName).join(" vs ");
   }
 
   function fill(listId, items, render, empty) {
@@ -56,21 +81,50 @@
     list.replaceChildren(...(items.length ? items.map(render) : [App.el("li", { class: "muted" }, empty)]));
   }
 
+  function joinRoom(room, button) {
+    App.showError($("rooms-error"), null);
+    busy(button, async () => {
+      try {
+        await App.api("POST", `/api/rooms/${room.id}/join/`);
+        location.href = `/rooms/${room.id}/`;
+      } catch (error) {
+        App.showError($("rooms-error"), error);
+        refresh().catch(() => {});
+      }
+    });
+  }
+
+  function openRoom(r) {
+    const seated = r.seats.filter((s) => s.username || s.bot).length;
+    const mine = r.seats.some((s) => s.username === me);
+    const action = mine
+      ? App.el("a", { class: "button", href: `/rooms/${r.id}/` }, "Open")
+      : App.el("button", { type: "button", onclick: (event) => joinRoom(r, event.currentTarget) }, "Join");
+    return App.el("li", { dataset: { room: r.id }, class: "entry" },
+      App.el("span", {},
+        App.el("a", { href: `/rooms/${r.id}/` }, `${gameName(r.game)} #${r.id}`),
+        App.el("span", { class: "muted" }, ` — host ${r.host}, ${seated}/${r.seats.length} seated`)),
+      action);
+  }
+
   async function refresh() {
     const [open, active, finished] = await Promise.all([
       loadAll("/api/rooms/?status=open"),
-      loadAll("/api/matches/?player=me&status=active"),
-      loadAll("/api/matches/?player=me&status=finished"),
+      App.api("GET", "/api/matches/?player=me&status=active").then((page) => page.results),
+      App.api("GET", "/api/matches/?player=me&status=finished").then((page) => page.results),
     ]);
-    fill("open-rooms", open, (r) => App.el("li", { dataset: { room: r.id } },
-      App.el("a", { href: `/rooms/${r.id}/` }, `${r.game} #${r.id}`),
-      ` — host ${r.host}, ${r.seats.filter((s) => s.username).length}/${r.seats.length} seated`), "No open rooms. Create one!");
-    fill("my-active", active, (m) => App.el("li", { dataset: { match: m.id } },
-      App.el("a", { href: `/rooms/${m.room}/` }, `${m.game}: ${players(m.players)}`)), "None.");
-    fill("my-finished", finished, (m) => App.el("li", { dataset: { match: m.id } },
-      App.el("a", { href: `/matches/${m.id}/replay/` }, `${m.game}: ${players(m.players)}`),
-      m.result ? ` — ${m.result.reason}` : ""), "None yet.");
+    fill("open-rooms", open, openRoom, "No open rooms. Create one!");
+    fill("my-active", active, (m) => App.el("li", { dataset: { match: m.id }, class: "entry" },
+      App.el("a", { href: `/rooms/${m.room}/` }, `${gameName(m.game)}: ${players(m.players)}`)), "None.");
+    fill("my-finished", finished, (m) => App.el("li", {
+      dataset: { match: m.id, outcome: App.outcomeFor(m, me) || "" }, class: "entry",
+    }, App.el("span", {},
+      App.el("a", { href: `/matches/${m.id}/replay/`, title: "Review this game" }, `${gameName(m.game)}: ${players(m.players)}`),
+      App.el("span", { class: "result" }, App.resultText(m, me)))), "None yet.");
   }
-  refresh().catch(() => {});
-  setInterval(() => refresh().catch(() => {}), 5000);
+
+  refresh().catch((error) => App.showError($("rooms-error"), error));
+  // No socket in the lobby: poll while it is on screen, and at once when it comes back.
+  setInterval(() => { if (!document.hidden) refresh().catch(() => {}); }, 5000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh().catch(() => {}); });
 })();

@@ -11,18 +11,39 @@
   let moves = [];
   let ply = 0;
   let match = null;
+  let shown = 0; // the request whose position is on screen; older answers are dropped
 
-  async function show(target) {
-    ply = Math.max(0, Math.min(moves.length, target));
-    const position = await App.api("GET", `/api/matches/${matchId}/positions/${ply}/`);
-    board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players });
+  function controls() {
     $("ply-label").textContent = `${ply} / ${moves.length}`;
     $("first").disabled = $("prev").disabled = ply === 0;
     $("next").disabled = $("last").disabled = ply === moves.length;
-    for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.ply) === ply);
+    for (const item of $("moves").children) {
+      const current = Number(item.dataset.ply) === ply;
+      item.classList.toggle("current", current);
+      if (current) item.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  async function show(target) {
+    if (!match) return;
+    ply = Math.max(0, Math.min(moves.length, target));
+    controls();
+    const request = ++shown;
+    let position;
+    try {
+      position = await App.api("GET", `/api/matches/${matchId}/positions/${ply}/`);
+    } catch (error) {
+      if (request === shown) App.showError($("replay-error"), error);
+      return;
+    }
+    // Fast clicks send several requests; draw only the newest answer.
+    if (request !== shown) return;
+    App.showError($("replay-error"), null);
+    board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players });
     const banner = $("banner");
     banner.hidden = !(ply === moves.length && match.result);
     banner.textContent = banner.hidden ? "" : App.resultText(match, App.username);
+    banner.dataset.outcome = banner.hidden ? "" : App.outcomeFor(match, App.username) || "";
   }
 
   $("first").addEventListener("click", () => show(0));
@@ -30,6 +51,7 @@
   $("next").addEventListener("click", () => show(ply + 1));
   $("last").addEventListener("click", () => show(moves.length));
   document.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
     const step = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: moves.length }[event.key];
     if (step !== undefined) { event.preventDefault(); show(step); }
   });
@@ -39,11 +61,13 @@
       App.api("GET", `/api/matches/${matchId}/`),
       App.api("GET", `/api/matches/${matchId}/moves/`),
     ]);
-    $("seats").replaceChildren(...match.players.map((p) => App.el("li", { class: `seat seat-${p.seat}` },
-      App.el("span", { class: `swatch swatch-${p.seat}` }), p.username || (p.bot ? `AI (${p.bot})` : "—"))));
+    $("seats").replaceChildren(...match.players.map((p) => App.el("li", {
+      class: `seat seat-${p.seat}${p.username && p.username === App.username ? " mine" : ""}`,
+    }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerName(p))));
     $("moves").replaceChildren(...moves.map((m) => App.el("li", {
-      dataset: { ply: m.ply }, onclick: () => show(m.ply),
-    }, App.el("span", { class: `swatch swatch-${m.seat}` }), m.move)));
+      dataset: { ply: m.ply }, onclick: () => show(m.ply), title: m.text || `the position after move ${m.ply}`,
+    }, App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }), m.move)));
+    if (match.status === "active") $("replay-status").textContent = "This game is still being played; the replay shows the moves so far.";
     await show(0);
-  })();
+  })().catch((error) => App.showError($("replay-error"), error));
 })();

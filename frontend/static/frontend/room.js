@@ -12,51 +12,76 @@
   let room = null;
   let match = null; // the newest match detail we have, as this viewer sees it
   let sending = false;
+  let movesRequest = 0; // only the newest move-list answer is drawn
 
   const boardModule = App.boards[game];
+  const title = boardModule.title || game;
   const board = boardModule.create($("board"), { play, readonly: false });
-
-  function seatLabel(p) {
-    if (p.username) return p.username;
-    if (p.bot) return `AI (${p.bot})`;
-    return "empty";
-  }
+  $("board").hidden = true; // until there is a match to draw
 
   function mySeatInRoom() {
     return room ? room.seats.find((s) => s.username === me) : undefined;
   }
 
   function renderRoom() {
-    $("room-title").textContent = `${boardModule.title || game} — room ${room.id}`;
-    $("room-status").textContent = room.status;
+    $("room-title").textContent = `${title} — room ${room.id}`;
     $("room-code").textContent = room.code;
     const seated = Boolean(mySeatInRoom());
     const free = room.seats.some((s) => !s.username && !s.bot);
     $("join").hidden = seated || room.status !== "open" || !free;
     $("leave").hidden = !seated || room.status !== "open";
+    if (room.match && (!match || match.id !== room.match)) loadMatch(room.match).catch(showActionError);
+    if (match) renderMatch();
+    else renderWaiting();
+  }
+
+  // Before the first match: who is still missing, and how to bring them.
+  function renderWaiting() {
     renderSeats();
-    if (room.match && (!match || match.id !== room.match)) loadMatch(room.match);
+    $("room-status").textContent = room.status;
+    $("room-status").dataset.status = room.status;
+    const turn = $("turn");
+    turn.dataset.myTurn = "no";
+    if (room.status === "open") {
+      const missing = room.seats.filter((s) => !s.username && !s.bot).length;
+      const others = missing === 1 ? "an opponent" : `${missing} more players`;
+      turn.replaceChildren(mySeatInRoom()
+        ? `Waiting for ${others} to join. Share the room code `
+        : "A seat is free: take it to play. Room code ",
+      App.el("b", {}, room.code), ".");
+    } else if (room.status === "closed") {
+      turn.textContent = "This room is closed.";
+    } else {
+      turn.textContent = "";
+    }
+    setTitle(false);
   }
 
   function renderSeats() {
     const list = $("seats");
-    list.replaceChildren();
     // During a match the seats are the match's players (seat 1 moves first);
     // before it, the room's chairs.
-    const rows = match ? match.players : room.seats;
-    for (const p of rows) {
+    const rows = match ? match.players : room ? room.seats : [];
+    list.replaceChildren(...rows.map((p) => {
       const toMove = match && match.status === "active" && match.to_move.includes(p.seat);
-      list.append(App.el("li", {
+      return App.el("li", {
         class: `seat seat-${p.seat}${toMove ? " to-move" : ""}${p.username === me ? " mine" : ""}`,
         dataset: { seat: p.seat },
-      }, App.el("span", { class: `swatch swatch-${p.seat}` }), seatLabel(p), toMove ? " — to move" : ""));
-    }
+      }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerName(p), toMove ? " — to move" : "");
+    }));
+  }
+
+  function setTitle(myTurn) {
+    const base = room ? `${title} — room ${room.id}` : title;
+    // The tab's title is the cue a player sees while looking at another tab.
+    document.title = myTurn ? `● Your turn · ${base}` : base;
   }
 
   function renderMatch() {
     if (!match) return;
     const active = match.status === "active";
     const myTurn = active && match.seat !== null && match.to_move.includes(match.seat);
+    $("board").hidden = false;
     board.render(match.state, {
       mySeat: match.seat,
       myTurn,
@@ -64,19 +89,25 @@
       players: match.players,
     });
     const turn = $("turn");
+    turn.dataset.myTurn = myTurn ? "yes" : "no";
     if (active) {
-      const names = match.players.filter((p) => match.to_move.includes(p.seat)).map(seatLabel);
-      turn.textContent = myTurn ? "Your turn" : `Waiting for ${names.join(", ")}`;
-      turn.dataset.myTurn = myTurn ? "yes" : "no";
+      const names = match.players.filter((p) => match.to_move.includes(p.seat)).map(App.playerName).join(", ");
+      if (myTurn) turn.replaceChildren(App.el("span", { class: `swatch swatch-${match.seat}` }), "Your turn");
+      else if (match.seat !== null) turn.textContent = `Waiting for ${names}…`;
+      else turn.textContent = `${names} to move`;
     } else {
       turn.textContent = "";
-      turn.dataset.myTurn = "no";
     }
+    setTitle(myTurn);
+    // The room stays "playing" between a result and a rematch; say what the game is doing.
+    const status = active ? "playing" : match.status === "finished" ? "game over" : match.status;
+    $("room-status").textContent = status;
+    $("room-status").dataset.status = status;
     const banner = $("banner");
     banner.hidden = active;
     banner.textContent = active ? "" : App.resultText(match, me);
-    const seated = match.seat !== null;
-    $("resign").hidden = !active || !seated;
+    banner.dataset.outcome = App.outcomeFor(match, me) || "";
+    $("resign").hidden = !active || match.seat === null;
     $("rematch").hidden = active || !mySeatInRoom();
     const replay = $("replay-link");
     replay.hidden = active;
@@ -86,10 +117,12 @@
 
   async function loadMoves() {
     if (!match) return;
+    const request = ++movesRequest;
     const moves = await App.api("GET", `/api/matches/${match.id}/moves/`);
+    if (request !== movesRequest) return;
     const list = $("moves");
-    list.replaceChildren(...moves.map((m) => App.el("li", { dataset: { ply: m.ply } },
-      App.el("span", { class: `swatch swatch-${m.seat}` }), `${m.move}`)));
+    list.replaceChildren(...moves.map((m) => App.el("li", { dataset: { ply: m.ply }, title: m.text || null },
+      App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }), `${m.move}`)));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -97,38 +130,46 @@
     // Pushes and POST answers can cross: keep the newest version of the newest match.
     if (match && detail.id === match.id && detail.version < match.version) return;
     if (match && detail.id < match.id) return;
-    const gap = !match || detail.id !== match.id || detail.version !== match.version + 1;
     const changed = !match || detail.id !== match.id || detail.version !== match.version;
     match = detail;
     renderMatch();
-    if (changed || gap) loadMoves().catch(() => {});
+    if (changed) loadMoves().catch(() => {});
   }
 
   async function loadMatch(id) {
     takeMatch(await App.api("GET", `/api/matches/${id}/`));
   }
 
+  let actionErrorCode = null;
+  function showActionError(error) {
+    actionErrorCode = error ? error.code : null;
+    App.showError($("action-error"), error);
+  }
+
   async function play(move) {
     if (!match || sending) return;
     sending = true;
-    App.showError($("action-error"), null);
+    root.classList.add("busy");
+    showActionError(null);
     try {
       takeMatch(await App.api("POST", `/api/matches/${match.id}/moves/`, { move, version: match.version }));
     } catch (error) {
-      App.showError($("action-error"), error);
-      if (error.status === 409) await loadMatch(match.id);
+      showActionError(error);
+      // Someone else's move (or a rematch) got in first: show the board as it is now.
+      if (error.status === 409) await loadMatch(match.id).catch(() => {});
     } finally {
       sending = false;
+      root.classList.remove("busy");
     }
   }
 
   async function roomAction(path, after) {
-    App.showError($("action-error"), null);
+    showActionError(null);
     try {
       const answer = await App.api("POST", `/api/rooms/${roomId}/${path}/`);
       if (after) after(answer);
     } catch (error) {
-      App.showError($("action-error"), error);
+      showActionError(error);
     }
   }
 
@@ -137,10 +178,11 @@
   $("rematch").addEventListener("click", () => roomAction("rematch", (m) => takeMatch(m)));
   $("resign").addEventListener("click", async () => {
     if (!match || !confirm("Resign this game?")) return;
+    showActionError(null);
     try {
       takeMatch(await App.api("POST", `/api/matches/${match.id}/resign/`));
     } catch (error) {
-      App.showError($("action-error"), error);
+      showActionError(error);
     }
   });
 
@@ -148,33 +190,54 @@
     const log = $("chat-log");
     if (log.querySelector(`[data-id="${message.id}"]`)) return;
     // textContent only: a chat line is shown as text, never as HTML.
-    log.append(App.el("li", { dataset: { id: message.id } },
-      App.el("b", {}, message.username), ": ", App.el("span", { class: "text" }, message.text)));
+    const line = App.el("li", { dataset: { id: message.id }, class: message.username === me ? "mine" : null },
+      App.el("b", {}, message.username), ": ", App.el("span", { class: "text" }, message.text));
+    // Lines fetched after a reconnect may be older than pushes already shown.
+    const later = [...log.children].find((li) => Number(li.dataset.id) > message.id);
+    log.insertBefore(line, later || null);
     log.scrollTop = log.scrollHeight;
   }
 
   $("chat-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("chat-input");
+    const button = event.target.querySelector("button");
     App.showError($("chat-error"), null);
+    button.disabled = true;
     try {
       addChat(await App.api("POST", `/api/rooms/${roomId}/chat/`, { text: input.value }));
       input.value = "";
     } catch (error) {
       App.showError($("chat-error"), error);
+    } finally {
+      button.disabled = false;
+      input.focus();
     }
   });
 
-  App.api("GET", `/api/rooms/${roomId}/chat/`).then((lines) => lines.forEach(addChat)).catch(() => {});
+  function loadChat() {
+    return App.api("GET", `/api/rooms/${roomId}/chat/`).then((lines) => lines.forEach(addChat));
+  }
 
+  let connectedBefore = false;
   App.socket(roomId, {
     status(state) {
       const node = $("connection");
       node.dataset.state = state;
-      node.textContent = state === "live" ? "live" : "reconnecting…";
+      node.textContent = { live: "live", offline: "reconnecting…", closed: "disconnected" }[state] || state;
+      node.title = state === "live" ? "Moves and chat arrive as they happen"
+        : state === "offline" ? "Lost the connection to the server; trying again" : "Reload the page to reconnect";
+      if (state === "live") {
+        // Chat lines posted while we were away came as pushes nobody heard: fetch them.
+        if (connectedBefore) loadChat().catch(() => {});
+        connectedBefore = true;
+        // "Cannot reach the server" is no longer true; the snapshot shows where things stand.
+        if (actionErrorCode === "network") showActionError(null);
+      }
     },
     room(message) { room = message.room; renderRoom(); },
     state(message) { takeMatch(message.match); },
     chat(message) { addChat(message.message); },
   });
+  loadChat().catch(() => {});
 })();
