@@ -72,6 +72,7 @@ class Board:
         self.goals: tuple[int, ...] = tuple(bits(self.goal_mask))
         self.cells: tuple[int, ...] = tuple(bits(self.floor))
         self.around = self._around()
+        self._pairs: list[list[int]] | None = None
         self.goal_distance = self._goal_distances()
         # dist[square][g]: fewest pushes that bring a box from the square to
         # goal g, alone on the board with the player free to walk anywhere
@@ -180,6 +181,19 @@ class Board:
             table[cell] = min(seen[cell * 4:cell * 4 + 4])
         table[square] = 0
         return table
+
+    def pair_distances(self) -> list[list[int]]:
+        """``pairs[t][c]``: fewest pushes of a lone box from square c to square t.
+
+        Computed on first use (one pull search per square), for searches
+        aimed at a box set other than the goals.
+        """
+        if self._pairs is None:
+            pairs: list[list[int]] = [[]] * self.size
+            for cell in self.cells:
+                pairs[cell] = self.push_distances(cell, towards=True)
+            self._pairs = pairs
+        return self._pairs
 
     def start_distances(self) -> tuple[list[tuple[int, ...]], int]:
         """For searching backwards: per square, pushes from each start box; and the squares

@@ -46,7 +46,8 @@ from typing import Any, Final
 from .board import INF, LETTERS, Board, bits
 from .deadlocks import frozen_off_goal, pi_corral
 from .levels import Level, parse_level
-from .matching import lower_bound
+from .matching import Matcher
+from .packing import PackingOrder
 
 ALGORITHMS: Final = ("best", "astar", "greedy", "bfs", "dfs")
 
@@ -173,6 +174,8 @@ class _Search:
         corrals: bool = False,
         macros: bool = False,
         backward: bool = False,
+        target: int = 0,
+        packing: int = 0,
     ) -> None:
         self.board = board
         self.budget = budget
@@ -192,10 +195,26 @@ class _Search:
         self.tunnels = _tunnels(board) if macros else {}
         # Where a box may go, and the distances the bound adds up: to the
         # goals forwards, to the start squares backwards.
-        if backward:
+        # Greedy searches add ``packing`` to the bound for each box filled
+        # out of packing order (see packing.py); 0 keeps the bound admissible.
+        self.packing = packing
+        self.order: PackingOrder | None = None
+        if packing:
+            if backward:
+                self.order = PackingOrder(
+                    board, board.start_boxes, board.start_player, pulls=False
+                )
+            else:
+                self.order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+            if not self.order.groups:
+                self.order = None
+        if target:
+            self.dist, self.targets = _distances_to(board, target, backward)
+        elif backward:
             self.dist, self.targets = board.start_distances()
         else:
             self.dist, self.targets = board.dist, board.live
+        self.matcher = Matcher(self.dist)
 
     # --- nodes -------------------------------------------------------------
 
@@ -233,8 +252,9 @@ class _Search:
         """The matching lower bound of a box set (INF: deadlock), memoised per box set."""
         found = self.bounds.get(boxes)
         if found is None:
-            dist = self.dist
-            found = lower_bound([dist[cell] for cell in bits(boxes)])
+            found = self.matcher.bound(boxes)
+            if self.order is not None and found < INF:
+                found += self.packing * self.order.out_of_order(boxes)
             self.bounds[boxes] = found
         return found
 
@@ -247,7 +267,8 @@ class _Search:
         player = key & self.player_mask
         free = board.floor & ~boxes
         reach = board.reach(1 << player, boxes)
-        targets = board.live & free
+        self.matcher.expand(boxes)
+        targets = self.targets & free
         movable = boxes
         if self.corrals and free & ~reach:
             fence = pi_corral(board, boxes, reach)
@@ -298,6 +319,7 @@ class _Search:
         player = key & self.player_mask
         free = board.floor & ~boxes
         reach = board.reach(1 << player, boxes)
+        self.matcher.expand(boxes)
         targets = self.targets & free
         result = []
         for direction, step in enumerate(board.steps):
@@ -339,6 +361,23 @@ class _Search:
         return codes
 
 
+def _distances_to(board: Board, target: int, backward: bool) -> tuple[list[tuple[int, ...]], int]:
+    """Per square, pushes to each square of the box set ``target`` (backwards: from it)."""
+    pairs = board.pair_distances()
+    cells = list(bits(target))
+    dist: list[tuple[int, ...]] = [()] * board.size
+    reachable = 0
+    for cell in board.cells:
+        if backward:
+            row = tuple(pairs[cell][t] for t in cells)
+        else:
+            row = tuple(pairs[t][cell] for t in cells)
+        dist[cell] = row
+        if min(row) < INF:
+            reachable |= 1 << cell
+    return dist, reachable
+
+
 def _tunnels(board: Board) -> dict[int, int]:
     """Squares where a box pushed in direction d should go on: bit d set.
 
@@ -377,10 +416,18 @@ def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
     half finds easily what the forward half finds hard, and the other way
     round for boxes that must leave a crowded start. Either half running out
     of positions proves the level unsolvable.
+
+    Two greedy halves can pass each other without meeting, each stuck on the
+    last boxes of its own end (packing the goal room forwards, packing the
+    start backwards). So every so often each half's most advanced position
+    becomes the target of a short probe from the other end: a search aimed
+    at exactly that position, which from there is often a few easy pushes.
     """
     budget = forward.budget
     shift = forward.shift
     heaps: list[list[tuple[int, int, int]]] = []
+    # The most advanced position of each half: (bound, node).
+    best: list[tuple[int, int]] = []
     for search in (forward, backward):
         heap = []
         for key in search.roots():
@@ -390,13 +437,17 @@ def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
                 heap.append((h, 0, node))
         heapq.heapify(heap)
         heaps.append(heap)
+        best.append(min(((h, node) for h, _, node in heap), default=(INF, -1)))
     for key in forward.keys:
         if key in backward.table:
             return backward.pushes_from(backward.table[key])
+    probed = [-1, -1]
+    next_probe = PROBE_EVERY
     sides = ((forward, backward, heaps[0]), (backward, forward, heaps[1]))
     turn = 0
     while True:
         search, other, heap = sides[turn]
+        side = turn
         turn ^= 1
         if not heap:
             return None
@@ -420,7 +471,80 @@ def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
                 if search.backward:
                     return forward.pushes_to(meet) + backward.pushes_from(child)
                 return forward.pushes_to(child) + backward.pushes_from(meet)
+            if h < best[side][0]:
+                best[side] = (h, child)
             heapq.heappush(heap, (h, -depth, child))
+        if budget.expanded >= next_probe:
+            next_probe = budget.expanded + PROBE_EVERY
+            found = _probes(forward, backward, best, probed)
+            if found is not None:
+                return found
+
+
+# How often the two halves probe towards each other (expansions between),
+# and how long a probe may run.
+PROBE_EVERY: Final = 2000
+PROBE_EXPANSIONS: Final = 1000
+
+
+def _probes(
+    forward: _Search, backward: _Search, best: list[tuple[int, int]], probed: list[int]
+) -> list[int] | None:
+    """Aim a short search from each end at the other half's most advanced position."""
+    board = forward.board
+    budget = forward.budget
+    for side, owner in enumerate((backward, forward)):
+        # Side 0: a forward probe towards the backward half's best position;
+        # side 1: a backward probe towards the forward half's.
+        _, node = best[1 - side]
+        if node < 0 or node == probed[side]:
+            continue
+        probed[side] = node
+        goal_key = owner.keys[node]
+        probe = _Search(board, budget, backward=side == 1, target=goal_key >> owner.shift)
+        found = _greedy_to(probe, goal_key, PROBE_EXPANSIONS)
+        if found is None:
+            continue
+        if side == 0:
+            return probe.pushes_to(found) + backward.pushes_from(node)
+        return forward.pushes_to(node) + probe.pushes_from(found)
+    return None
+
+
+def _greedy_to(search: _Search, goal_key: int, limit: int) -> int | None:
+    """Greedy best-first towards one exact position, for at most ``limit`` expansions."""
+    budget = search.budget
+    shift = search.shift
+    heap = []
+    for key in search.roots():
+        h = search.bound(key >> shift)
+        node = search.add(key, -1, 0, 0)
+        if key == goal_key:
+            return node
+        if h < INF:
+            heap.append((h, 0, node))
+    heapq.heapify(heap)
+    moves = search.pulls if search.backward else search.children
+    for _ in range(limit):
+        if not heap:
+            return None
+        _, _, node = heapq.heappop(heap)
+        budget.expanded += 1
+        if budget.expanded & 63 == 0:
+            budget.check(len(search.table))
+        depth = search.depth[node]
+        for code, squares, key in moves(search.keys[node]):
+            if key in search.table:
+                continue
+            h = search.bound(key >> shift)
+            if h >= INF:
+                search.table[key] = -1
+                continue
+            child = search.add(key, node, code, depth + squares)
+            if key == goal_key:
+                return child
+            heapq.heappush(heap, (h, -depth, child))
+    return None
 
 
 def to_lurd(board: Board, codes: list[int]) -> str:
