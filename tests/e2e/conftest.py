@@ -64,6 +64,9 @@ class LiveServer:
             DEBUG="1",
             DJANGO_SETTINGS_MODULE="config.settings",
             PYTHONUNBUFFERED="1",
+            # As under `make run`: this process plays AI seats and runs turn
+            # timers (tests/conftest.py turns the scheduler off for in-process tests).
+            SCHEDULER="on",
         )
         # The venv's daphne: the one beside the interpreter running pytest.
         self.daphne = str(Path(sys.executable).with_name("daphne"))

@@ -318,3 +318,27 @@ def test_a_player_joins_by_room_code_and_chat_shows_markup_as_text(register: Cal
     expect(bob.page.locator("#chat-error")).to_be_visible()
     expect(bob.page.locator("#chat-error")).to_contain_text("empty")
     expect(bob.page.locator("#chat-log li")).to_have_count(2)
+
+
+def test_a_player_plays_the_computer_against_the_clock(register: Callable[[str], Player]) -> None:
+    alice = register("alice")
+    page = alice.page
+    page.get_by_label("Game").select_option(label="Connect Four")
+    page.get_by_label("Computer level").select_option("random")
+    page.get_by_label("Time per turn").select_option(label="5 minutes")
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+
+    page.get_by_role("button", name="Play the computer").click()
+    expect(page.locator("#seats li").nth(1)).to_contain_text("AI (random)")
+    expect_my_turn(alice)
+    # A turn limit shows as a clock counting down from five minutes.
+    expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^(5:00|4:5\d) left$"))
+
+    cell(page, 4, 6).click()
+    expect(cell(page, 4, 1)).to_have_attribute("data-disc", str(RED))
+    # The computer answers on its own, and the page shows it without a reload.
+    expect(discs(page)).to_have_count(2)
+    expect(page.locator("#moves li")).to_have_count(2)
+    expect_my_turn(alice)

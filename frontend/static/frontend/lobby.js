@@ -17,6 +17,13 @@
     playersInput.max = max;
     if (Number(playersInput.value) < min || Number(playersInput.value) > max) playersInput.value = min;
     $("players-label").hidden = min === max;
+    // The computer only plays seats in games for more than one.
+    const bots = option.dataset.bots ? option.dataset.bots.split(",") : [];
+    const aiSelect = $("ai-select");
+    const previous = aiSelect.value;
+    aiSelect.replaceChildren(...bots.map((level) => App.el("option", { value: level }, level[0].toUpperCase() + level.slice(1))));
+    aiSelect.value = bots.includes(previous) ? previous : bots.includes("random") ? "random" : bots[0] || "";
+    $("ai-label").hidden = max < 2 || bots.length === 0;
   }
   select.addEventListener("change", syncPlayers);
   syncPlayers();
@@ -32,6 +39,8 @@
     const option = select.selectedOptions[0];
     const options = {};
     if (option.dataset.min !== option.dataset.max) options.players = Number(playersInput.value);
+    if (!$("ai-label").hidden && $("ai-select").value) options.ai = $("ai-select").value;
+    if ($("turn-select").value !== "") options.turn_seconds = Number($("turn-select").value);
     busy(event.submitter || event.target.querySelector("button"), async () => {
       try {
         const room = await App.api("POST", "/api/rooms/", { game: select.value, options });

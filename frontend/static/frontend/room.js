@@ -30,6 +30,9 @@
     const free = room.seats.some((s) => !s.username && !s.bot);
     $("join").hidden = seated || room.status !== "open" || !free;
     $("leave").hidden = !seated || room.status !== "open";
+    $("start").hidden = !seated || room.host !== me || room.status !== "open" || !free;
+    const level = room.options && room.options.ai ? ` (${room.options.ai})` : "";
+    $("start").textContent = room.seats.length > 2 ? `Start: the computer${level} takes the free seats` : `Play the computer${level}`;
     if (room.match && (!match || match.id !== room.match)) loadMatch(room.match).catch(showActionError);
     if (match) renderMatch();
     else renderWaiting();
@@ -95,9 +98,12 @@
       if (myTurn) turn.replaceChildren(App.el("span", { class: `swatch swatch-${match.seat}` }), "Your turn");
       else if (match.seat !== null) turn.textContent = `Waiting for ${names}…`;
       else turn.textContent = `${names} to move`;
+      if (match.turn_deadline) turn.append(App.el("span", { class: "clock", id: "turn-clock" }));
     } else {
       turn.textContent = "";
     }
+    deadline = active && match.turn_deadline ? Date.parse(match.turn_deadline) : null;
+    tickClock();
     setTitle(myTurn);
     // The room stays "playing" between a result and a rematch; say what the game is doing.
     const status = active ? "playing" : match.status === "finished" ? "game over" : match.status;
@@ -114,6 +120,17 @@
     replay.href = `/matches/${match.id}/replay/`;
     renderSeats();
   }
+
+  // The time left for the current turn, when the room has a turn limit.
+  let deadline = null;
+  function tickClock() {
+    const clock = $("turn-clock");
+    if (!clock || deadline === null) return;
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up";
+    clock.classList.toggle("urgent", left <= 10);
+  }
+  setInterval(tickClock, 1000);
 
   async function loadMoves() {
     if (!match) return;
@@ -175,6 +192,7 @@
 
   $("join").addEventListener("click", () => roomAction("join", (r) => { room = r; renderRoom(); }));
   $("leave").addEventListener("click", () => roomAction("leave", (r) => { room = r; renderRoom(); }));
+  $("start").addEventListener("click", () => roomAction("start", (m) => takeMatch(m)));
   $("rematch").addEventListener("click", () => roomAction("rematch", (m) => takeMatch(m)));
   $("resign").addEventListener("click", async () => {
     if (!match || !confirm("Resign this game?")) return;
