@@ -64,6 +64,12 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
         known = ", ".join(sorted(ENGINES))
         raise ApiError("unknown_game", f"there is no game {game!r}; the games are: {known}")
     engine = ENGINES[game]
+    options = {} if options is None else options
+    preferred = user.preferences.get("default_turn_seconds")
+    # A player's default turn time applies to the games that are timed by
+    # default (Manhattan); untimed games stay untimed unless the room says so.
+    if isinstance(options, dict) and "turn_seconds" not in options and preferred is not None and engine.default_turn_seconds:
+        options = {**options, "turn_seconds": preferred}
     try:
         normalized = normalize_room_options(engine, options)
     except BadOptions as error:
