@@ -10,6 +10,7 @@ ALLOWED_HOSTS  comma-separated
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -106,7 +107,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a real file: an in-memory database shared across threads
     # fails with "table is locked" instead of waiting, which would make the
     # concurrency tests test SQLite's shared cache rather than our locking.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # One file per test process, so two test runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"boardgames-test-{os.getpid()}.sqlite3")
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
