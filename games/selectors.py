@@ -61,8 +61,12 @@ def room_detail(room: Room) -> JSON:
     }
 
 
-def rooms_for_lobby(*, game: str | None = None, status: str | None = None) -> QuerySet[Room]:
+def rooms_for_lobby(
+    *, game: str | None = None, status: str | None = None, code: str | None = None
+) -> QuerySet[Room]:
     rooms = Room.objects.select_related("host").prefetch_related("seats__user", "matches")
+    if code:
+        rooms = rooms.filter(code=code.strip().upper())
     if game:
         rooms = rooms.filter(game=game)
     if status:
@@ -163,8 +167,12 @@ def match_detail(match: Match, seat: int | None, state: Any = None) -> JSON:
 
 
 def match_summary(match: Match) -> JSON:
-    """A line of a match list: no state, so no view is needed."""
+    """A line of a match list: who plays and whose turn it is, but no view."""
+    to_move: list[int] = []
+    if match.status == Match.Status.ACTIVE:
+        to_move = list(engine_for(match.room.game).to_move(match_state(match)))
     return {
+        "to_move": to_move,
         "id": match.pk,
         "room": match.room_id,
         "game": match.room.game,

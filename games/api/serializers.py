@@ -36,6 +36,7 @@ class RoomOut(serializers.Serializer):  # type: ignore[misc]
 
 class MatchSummaryOut(serializers.Serializer):  # type: ignore[misc]
     id = serializers.IntegerField()
+    to_move = serializers.ListField(child=serializers.IntegerField(), help_text="seats to move; empty when over")
     room = serializers.IntegerField()
     game = serializers.CharField()
     number = serializers.IntegerField()

@@ -49,6 +49,7 @@ class RoomList(APIView):
         parameters=[
             OpenApiParameter("game", str, description="a game slug"),
             OpenApiParameter("status", str, enum=["open", "playing", "closed"]),
+            OpenApiParameter("code", str, description="a room code, as players share it (any case)"),
         ],
         responses={200: s.RoomOut(many=True), **ERRORS},
     )
@@ -56,7 +57,8 @@ class RoomList(APIView):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Room.Status.values:
             raise ApiError("invalid", f"status must be one of {', '.join(Room.Status.values)}")
-        rooms = selectors.rooms_for_lobby(game=request.query_params.get("game"), status=status_filter)
+        params = request.query_params
+        rooms = selectors.rooms_for_lobby(game=params.get("game"), status=status_filter, code=params.get("code"))
         return paginated(request, self, rooms, selectors.room_detail)
 
     @extend_schema(request=s.RoomCreateIn, responses={201: s.RoomOut, **ERRORS})

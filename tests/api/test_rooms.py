@@ -191,3 +191,17 @@ def test_a_500_character_line_is_accepted(c4_match: dict[str, Any], alice: Playe
 
 def test_chat_in_a_missing_room_is_a_404(alice: Player) -> None:
     assert alice.post("/api/rooms/404/chat/", {"text": "hi"}).json()["code"] == "not_found"
+
+
+def test_a_room_is_found_by_its_code_in_any_case(alice: Player, bob: Player, carol: Player) -> None:
+    match = start_match(alice, bob)
+    code = alice.get(f"/api/rooms/{match['room']}/").json()["code"]
+    page = carol.get(f"/api/rooms/?code={code.lower()}").json()
+    assert [r["id"] for r in page["results"]] == [match["room"]]
+    assert carol.get("/api/rooms/?code=NOPE99").json()["count"] == 0
+
+
+def test_my_games_say_whose_turn_it_is(alice: Player, bob: Player) -> None:
+    match = start_match(alice, bob)
+    (line,) = bob.get("/api/matches/?player=me&status=active").json()["results"]
+    assert line["to_move"] == [0] and line["id"] == match["id"]

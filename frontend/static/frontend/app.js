@@ -72,7 +72,7 @@ const App = (() => {
       ws.onopen = () => { delay = 500; handlers.status && handlers.status("live"); };
       ws.onmessage = (event) => {
         const message = JSON.parse(event.data);
-        const handler = handlers[message.type];
+        const handler = handlers[message.type] || handlers.other;
         if (handler) handler(message);
       };
       ws.onclose = (event) => {

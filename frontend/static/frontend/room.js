@@ -90,6 +90,10 @@
       myTurn,
       legalMoves: myTurn ? match.legal_moves : [],
       players: match.players,
+      // The whole detail and room, for boards with panels of their own
+      // (Sokoban's solver and level picker, Manhattan's log and clocks).
+      match,
+      room,
     });
     const turn = $("turn");
     turn.dataset.myTurn = myTurn ? "yes" : "no";
@@ -256,6 +260,8 @@
     room(message) { room = message.room; renderRoom(); },
     state(message) { takeMatch(message.match); },
     chat(message) { addChat(message.message); },
+    // Anything else (e.g. Sokoban's solve progress) is the board's business.
+    other(message) { if (board.onMessage) board.onMessage(message); },
   });
   loadChat().catch(() => {});
 })();
