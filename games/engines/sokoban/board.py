@@ -137,19 +137,23 @@ class Board:
         """Per goal, the fewest pushes to it from each square (pulls backwards from the goal)."""
         return [self.push_distances(goal, towards=True) for goal in self.goals]
 
-    def push_distances(self, square: int, *, towards: bool) -> list[int]:
+    def push_distances(self, square: int, *, towards: bool, blocked: int = 0) -> list[int]:
         """Fewest pushes of a lone box to ``square`` (towards) or from it, per square.
 
         The search runs over (box square, side the player stands on), so a box
         that can only be pushed on from a side the player cannot get to
         without moving it is sent the longer way round. A square's distance
         is the least over its sides, since the player may stand on any.
+        ``blocked`` squares count as walls (boxes that can never move); the
+        walk-around sides are still those of the bare board, so distances
+        can only come out too small, never too large.
         """
         steps = self.steps
+        floor = self.floor & ~blocked
         seen = [INF] * (self.size * 4)
         frontier = []
         for side, step in enumerate(steps):
-            if self.is_floor(square + step):
+            if (floor >> (square + step)) & 1:
                 seen[square * 4 + side] = 0
                 frontier.append(square * 4 + side)
         depth = 0
@@ -161,16 +165,16 @@ class Board:
                 if towards:
                     # Pull the box onto the player's square; he steps back.
                     onto = box + steps[side]
-                    if not self.is_floor(onto + steps[side]):
+                    if not (floor >> (onto + steps[side])) & 1:
                         continue
                 else:
                     # Push it away from him; he steps into its square.
                     onto = box - steps[side]
-                    if not self.is_floor(onto):
+                    if not (floor >> onto) & 1:
                         continue
                 labels = self.around[onto]
                 for other in range(4):
-                    if labels[other] == labels[side]:
+                    if labels[other] == labels[side] and (floor >> (onto + steps[other])) & 1:
                         index = onto * 4 + other
                         if seen[index] == INF:
                             seen[index] = depth

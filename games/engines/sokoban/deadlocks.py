@@ -16,7 +16,8 @@
 
 from __future__ import annotations
 
-from .board import Board, bits
+from .board import INF, Board, bits
+from .matching import lower_bound
 
 
 def frozen_off_goal(board: Board, boxes: int, cell: int) -> bool:
@@ -25,6 +26,41 @@ def frozen_off_goal(board: Board, boxes: int, cell: int) -> bool:
     if not _frozen(board, boxes, cell, 1 << cell, stuck):
         return False
     return any(not (board.goal_mask >> box) & 1 for box in stuck)
+
+
+# Frozen box set -> per goal left free, pushes to it with the frozen boxes as walls.
+FrozenTables = dict[int, list[list[int]]]
+
+
+def push_deadlock(board: Board, boxes: int, cell: int, tables: FrozenTables) -> bool:
+    """Whether the push that brought a box onto ``cell`` leads to a deadlock.
+
+    Besides boxes frozen off goals: boxes frozen on goals are walls from now
+    on, and may cut the remaining goals off from the remaining boxes (the
+    mouth of a dead-end row of goals filled first). That is checked with a
+    matching over distances recomputed with the frozen boxes as walls,
+    computed once per frozen set (``tables`` keeps them).
+    """
+    stuck: list[int] = []
+    if not _frozen(board, boxes, cell, 1 << cell, stuck):
+        return False
+    goals = board.goal_mask
+    if any(not (goals >> box) & 1 for box in stuck):
+        return True
+    walls = 0
+    for box in stuck:
+        walls |= 1 << box
+    found = tables.get(walls)
+    if found is None:
+        if len(tables) > 10_000:
+            tables.clear()
+        found = [
+            board.push_distances(goal, towards=True, blocked=walls)
+            for goal in bits(goals & ~walls)
+        ]
+        tables[walls] = found
+    rows = [tuple(table[box] for table in found) for box in bits(boxes & ~walls)]
+    return bool(rows) and lower_bound(rows) >= INF
 
 
 def _frozen(board: Board, boxes: int, cell: int, held: int, stuck: list[int]) -> bool:
@@ -79,12 +115,9 @@ def pi_corral(board: Board, boxes: int, reach: int) -> int | None:
     best_pushes = 1 << 30
     steps = board.steps
     live = board.live
-    seen = 0
-    for start in bits(outside):
-        if (seen >> start) & 1:
-            continue
-        area = board.reach(1 << start, reach)
-        seen |= area
+    while outside:
+        area = board.reach(outside & -outside, reach)
+        outside &= ~area
         corral_boxes = area & boxes
         # Nothing in it needs to change: every box on a goal, no empty goal.
         if not (corral_boxes & ~board.goal_mask) and not (area & free & board.goal_mask):

@@ -14,10 +14,11 @@ Algorithms (``ALGORITHMS``), as in the original program plus the default:
 * ``greedy``: best-first on the lower bound alone; fast, not optimal.
 * ``astar``: A* on pushes with the box-to-goal matching bound (admissible),
   so its solution is push-optimal.
-* ``best`` (default): A* with PI-corral pruning, which keeps push-optimal
-  solutions, for a share of the time; if that does not finish, a greedy
-  search from both ends (forwards from the start, backwards by pulls from
-  the solved position) for the rest.
+* ``best`` (default): a greedy search from both ends (forwards from the
+  start, backwards by pulls from the solved position) for a tenth of the
+  time; then A* with PI-corral pruning, which keeps push-optimal solutions,
+  bounded by the greedy answer, for about a third; if A* does not finish,
+  the greedy answer, or the greedy search resumed for the rest of the time.
 
 Every algorithm skips dead squares and freeze deadlocks, and keeps a
 transposition table of the positions seen (keyed exactly, by the box set and
@@ -44,7 +45,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from .board import INF, LETTERS, Board, bits
-from .deadlocks import frozen_off_goal, pi_corral
+from .deadlocks import FrozenTables, pi_corral, push_deadlock
 from .levels import Level, parse_level
 from .matching import Matcher
 from .packing import PackingOrder
@@ -66,8 +67,12 @@ PROGRESS_SECONDS: Final = 0.25
 # Bytes a stored position costs at most (table entry, key, parent links,
 # queue entry): the memory estimate where the resident size cannot be read.
 BYTES_PER_POSITION: Final = 400
-# The share of the time ``best`` gives its optimal search before falling back.
-OPTIMAL_SHARE: Final = 0.5
+# The shares of the time ``best`` gives its first greedy try and then its
+# optimal search; the greedy search has the rest if it needs it.
+GREEDY_SHARE: Final = 0.1
+OPTIMAL_SHARE: Final = 0.35
+# The packing-order penalty (pushes per box filled out of order) of the greedy searches.
+PACKING_PENALTY: Final = 3
 
 
 class SolveCancelled(Exception):
@@ -215,6 +220,7 @@ class _Search:
         else:
             self.dist, self.targets = board.dist, board.live
         self.matcher = Matcher(self.dist)
+        self.frozen_tables: FrozenTables = {}
 
     # --- nodes -------------------------------------------------------------
 
@@ -275,6 +281,8 @@ class _Search:
             if fence is not None:
                 movable = fence
         result = []
+        live = board.live
+        width = board.width
         for direction, step in enumerate(board.steps):
             if step > 0:
                 pushable = movable & (reach << step) & (targets >> step)
@@ -294,10 +302,24 @@ class _Search:
                         child ^= (1 << after) | (1 << ahead)
                         after = ahead
                         squares += 1
-                if frozen_off_goal(board, child, after):
+                # A box with free squares on both sides along some axis can
+                # still move: skip the freeze test (most pushes).
+                open_ = board.floor & ~child
+                if not (
+                    ((open_ >> (after - 1)) & 5 == 5 and (live >> (after - 1)) & 5)
+                    or (
+                        (open_ >> (after - width)) & 1
+                        and (open_ >> (after + width)) & 1
+                        and ((live >> (after - width)) & 1 or (live >> (after + width)) & 1)
+                    )
+                ) and push_deadlock(board, child, after, self.frozen_tables):
                     continue
-                player_after = after - step
-                child_reach = board.reach(1 << player_after, child)
+                if (reach >> after) & 1:
+                    child_reach = board.reach(1 << (after - step), child)
+                else:
+                    # The box went somewhere the player could not go: he keeps
+                    # all he could reach, and gains what opens behind it.
+                    child_reach = board.reach(reach | (1 << cell), child)
                 low = child_reach & -child_reach
                 result.append(
                     (
@@ -406,8 +428,8 @@ def _tunnels(board: Board) -> dict[int, int]:
     return tunnels
 
 
-def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
-    """Greedy best-first from both ends at once; the pushes of a solution, or None.
+class _Bidirectional:
+    """Greedy best-first from both ends at once, resumable after a time limit.
 
     The two searches take turns expanding their most promising position and
     stop when one generates a position the other has stored: the forward
@@ -423,64 +445,81 @@ def _bidirectional(forward: _Search, backward: _Search) -> list[int] | None:
     becomes the target of a short probe from the other end: a search aimed
     at exactly that position, which from there is often a few easy pushes.
     """
-    budget = forward.budget
-    shift = forward.shift
-    heaps: list[list[tuple[int, int, int]]] = []
-    # The most advanced position of each half: (bound, node).
-    best: list[tuple[int, int]] = []
-    for search in (forward, backward):
-        heap = []
-        for key in search.roots():
-            h = search.bound(key >> shift)
-            node = search.add(key, -1, 0, 0)
-            if h < INF:
-                heap.append((h, 0, node))
-        heapq.heapify(heap)
-        heaps.append(heap)
-        best.append(min(((h, node) for h, _, node in heap), default=(INF, -1)))
-    for key in forward.keys:
-        if key in backward.table:
-            return backward.pushes_from(backward.table[key])
-    probed = [-1, -1]
-    next_probe = PROBE_EVERY
-    sides = ((forward, backward, heaps[0]), (backward, forward, heaps[1]))
-    turn = 0
-    while True:
-        search, other, heap = sides[turn]
-        side = turn
-        turn ^= 1
-        if not heap:
-            return None
-        _, _, node = heapq.heappop(heap)
-        budget.expanded += 1
-        if budget.expanded & 63 == 0:
-            budget.check(len(forward.table) + len(backward.table))
-        depth = search.depth[node]
-        moves = search.pulls if search.backward else search.children
-        for code, squares, key in moves(search.keys[node]):
-            if key in search.table:
-                continue
-            h = search.bound(key >> shift)
-            if h >= INF:
-                search.table[key] = -1
-                continue
-            budget.generated += 1
-            child = search.add(key, node, code, depth + squares)
-            meet = other.table.get(key, -1)
-            if meet >= 0:
-                if search.backward:
-                    return forward.pushes_to(meet) + backward.pushes_from(child)
-                return forward.pushes_to(child) + backward.pushes_from(meet)
-            if h < best[side][0]:
-                best[side] = (h, child)
-            heapq.heappush(heap, (h, -depth, child))
-        if budget.expanded >= next_probe:
-            next_probe = budget.expanded + PROBE_EVERY
-            found = _probes(forward, backward, best, probed)
-            if found is not None:
-                return found
+
+    def __init__(self, forward: _Search, backward: _Search) -> None:
+        self.forward = forward
+        self.backward = backward
+        self.heaps: list[list[tuple[int, int, int]]] = []
+        # The most advanced position of each half: (bound, node).
+        self.best: list[tuple[int, int]] = []
+        self.probed = [-1, -1]
+        self.rounds = 0
+        self.next_probe = PROBE_EVERY
+        self.meeting: list[int] | None = None
+        shift = forward.shift
+        for search in (forward, backward):
+            heap = []
+            for key in search.roots():
+                h = search.bound(key >> shift)
+                node = search.add(key, -1, 0, 0)
+                if h < INF:
+                    heap.append((h, 0, node))
+            heapq.heapify(heap)
+            self.heaps.append(heap)
+            self.best.append(min(((h, node) for h, _, node in heap), default=(INF, -1)))
+        for key in forward.keys:
+            if key in backward.table:
+                self.meeting = backward.pushes_from(backward.table[key])
+
+    def run(self) -> list[int] | None:
+        """The pushes of a solution, None if there is none; _Stop when the budget ends."""
+        if self.meeting is not None:
+            return self.meeting
+        forward, backward = self.forward, self.backward
+        budget = forward.budget
+        shift = forward.shift
+        best = self.best
+        sides = ((forward, backward, self.heaps[0]), (backward, forward, self.heaps[1]))
+        while True:
+            if budget.expanded & 63 == 0:
+                budget.check(len(forward.table) + len(backward.table))
+            # The forward half, with its corral and frozen-goal pruning, is the
+            # stronger one: it gets FORWARD_TURNS expansions for each backward one.
+            side = 0 if self.rounds % (FORWARD_TURNS + 1) else 1
+            self.rounds += 1
+            search, other, heap = sides[side]
+            if not heap:
+                return None
+            _, _, node = heapq.heappop(heap)
+            budget.expanded += 1
+            depth = search.depth[node]
+            moves = search.pulls if search.backward else search.children
+            for code, squares, key in moves(search.keys[node]):
+                if key in search.table:
+                    continue
+                h = search.bound(key >> shift)
+                if h >= INF:
+                    search.table[key] = -1
+                    continue
+                budget.generated += 1
+                child = search.add(key, node, code, depth + squares)
+                meet = other.table.get(key, -1)
+                if meet >= 0:
+                    if search.backward:
+                        return forward.pushes_to(meet) + backward.pushes_from(child)
+                    return forward.pushes_to(child) + backward.pushes_from(meet)
+                if h < best[side][0]:
+                    best[side] = (h, child)
+                heapq.heappush(heap, (h, -depth, child))
+            if budget.expanded >= self.next_probe:
+                self.next_probe = budget.expanded + PROBE_EVERY
+                found = _probes(forward, backward, best, self.probed)
+                if found is not None:
+                    return found
 
 
+# The forward half's expansions for each backward one.
+FORWARD_TURNS: Final = 2
 # How often the two halves probe towards each other (expansions between),
 # and how long a probe may run.
 PROBE_EVERY: Final = 2000
@@ -621,7 +660,7 @@ def _breadth_first(search: _Search, depth_first: bool) -> int | None:
     return None
 
 
-def _best_first(search: _Search, weight: int) -> int | None:
+def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
     """A* (weight 1, goal tested when a position is expanded) or greedy (weight 0).
 
     With weight 1 the priority is pushes so far plus the matching bound, ties
@@ -629,6 +668,10 @@ def _best_first(search: _Search, weight: int) -> int | None:
     reached by a shorter way are reopened, so the first goal expanded is
     push-optimal. Greedy orders by the bound alone and stops at the first
     goal generated.
+
+    ``upper``: A* only looks for solutions shorter than this (a solution of
+    that many pushes is known), so positions that cannot lead to one are not
+    kept; None then means that the known solution is push-optimal.
     """
     board = search.board
     budget = search.budget
@@ -647,6 +690,8 @@ def _best_first(search: _Search, weight: int) -> int | None:
     depths = search.depth
     closed = search.closed
     while heap:
+        if budget.expanded & 63 == 0:
+            budget.check(len(table))
         _, h, node = heapq.heappop(heap)
         if optimal:
             if closed[node]:
@@ -655,8 +700,6 @@ def _best_first(search: _Search, weight: int) -> int | None:
             if search.keys[node] >> shift == goal:
                 return node
         budget.expanded += 1
-        if budget.expanded & 63 == 0:
-            budget.check(len(table))
         depth = depths[node]
         for code, squares, key in search.children(search.keys[node]):
             g = depth + squares
@@ -676,6 +719,8 @@ def _best_first(search: _Search, weight: int) -> int | None:
                 hc = search.bound(key >> shift)
             else:
                 hc = search.bound(key >> shift)
+                if optimal and hc < INF and g + hc >= upper:
+                    continue
                 if hc >= INF:
                     # No matching of boxes to goals: a deadlock; remember it
                     # so it is not scored again.
@@ -730,27 +775,52 @@ def solve(
 
 
 def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
-    """A* with PI-corral pruning while it has time; then greedy from both ends."""
-    search = _Search(board, budget, corrals=True)
-    budget.deadline = budget.start + time_limit * OPTIMAL_SHARE
+    """Greedy from both ends briefly, then A* for a proof of optimality, then greedy again.
+
+    The quick greedy answer (most levels have one within a fraction of a
+    second) is an upper bound for A*: A* then only keeps positions that can
+    lead to something shorter, and if it runs out of them the greedy answer
+    is proved push-optimal. If A* runs out of time, the greedy answer is
+    returned; if there is none yet, the greedy search resumes where it
+    stopped for the rest of the time.
+    """
+    start = budget.start
+    forward = _Search(board, budget, corrals=True, packing=PACKING_PENALTY)
+    backward = _Search(board, budget, backward=True, packing=PACKING_PENALTY)
+    greedy = _Bidirectional(forward, backward)
+    known: list[int] | None = None
+    budget.deadline = start + time_limit * GREEDY_SHARE
     try:
-        node = _best_first(search, 1)
-        return _result("best", search, node, budget, title, True)
+        known = greedy.run()
+        if known is None:
+            return _unsolved("best", UNSOLVABLE, budget, title)
     except _Stop as stop:
         if stop.status != TIME_LIMIT:
             return _unsolved("best", stop.status, budget, title)
-    budget.deadline = budget.start + time_limit
-    # Drop the A* tables first: the memory limit is for the whole run.
-    del search
-    forward = _Search(board, budget, corrals=True)
-    backward = _Search(board, budget, backward=True)
+    budget.deadline = start + time_limit * (GREEDY_SHARE + OPTIMAL_SHARE)
+    upper = INF if known is None else sum(code >> 16 for code in known)
+    search = _Search(board, budget, corrals=True)
     try:
-        codes = _bidirectional(forward, backward)
-    except _Stop as stop:
-        return _unsolved("best", stop.status, budget, title)
-    if codes is None:
+        node = _best_first(search, 1, upper)
+        if node is not None:
+            return _result("best", search, node, budget, title, True)
+        if known is not None:
+            # Nothing shorter exists: the greedy answer is optimal.
+            return _solution("best", board, known, budget, title, True)
         return _unsolved("best", UNSOLVABLE, budget, title)
-    return _solution("best", board, codes, budget, title, False)
+    except _Stop as stop:
+        if stop.status == CANCELLED or (known is None and stop.status != TIME_LIMIT):
+            return _unsolved("best", stop.status, budget, title)
+    del search
+    if known is None:
+        budget.deadline = start + time_limit
+        try:
+            known = greedy.run()
+        except _Stop as stop:
+            return _unsolved("best", stop.status, budget, title)
+        if known is None:
+            return _unsolved("best", UNSOLVABLE, budget, title)
+    return _solution("best", board, known, budget, title, False)
 
 
 def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
