@@ -275,3 +275,13 @@ def test_four_players_each_make_a_move(register: Callable[[str], Player]) -> Non
         expect(fences_left(player.page, 0)).to_have_attribute("data-to-move", "yes")
         expect(fences_left(player.page, 2)).to_have_attribute("data-fences-left", "4")
     screenshot(dave.page, "quoridor-four-players")
+
+    # alice resigns: the engine's position still has her to move, but the game is over.
+    alice.page.once("dialog", lambda dialog: dialog.accept())
+    alice.page.get_by_role("button", name="Resign").click()
+    for player in players:
+        expect(player.page.locator("#banner")).to_contain_text(f"{alice.username} resigned")
+        expect(player.page.locator('#board .q-player[data-to-move="yes"]')).to_have_count(0)
+        expect(player.page.locator("#board .q-pawn.to-move")).to_have_count(0)
+        square(player.page, "e2").hover()
+        expect_highlighted(player.page, set())

@@ -143,6 +143,13 @@
         return !ctx.readonly && view.myTurn ? view.legalMoves || [] : [];
       }
 
+      // Who is to move: the room page passes the match, which knows of
+      // resignations the engine's state never hears of; the replay does not.
+      function toMoveNow() {
+        if (view.match && Array.isArray(view.match.to_move)) return view.match.to_move;
+        return state.to_move || [];
+      }
+
       // origin square -> [{move, direction, destination}] for my legal moves.
       function offers() {
         const byOrigin = new Map();
@@ -188,7 +195,7 @@
       }
 
       function paintPanel() {
-        const toMove = state.to_move || [];
+        const toMove = toMoveNow();
         players.replaceChildren(...state.pieces.map((side, seat) => {
           const mine = seat === view.mySeat;
           return App.el("li", {
@@ -278,7 +285,7 @@
             svg("circle", { class: "esk-piece-shine", cx: x - 7, cy: y - 8, r: 6 })));
         }));
         const bear = centre(state.bear);
-        const resting = state.cooldown > 0 && (state.to_move || []).length > 0;
+        const resting = state.cooldown > 0 && toMoveNow().length > 0;
         drawn.push(svg("g", {
           class: `esk-bear${resting ? " resting" : ""}${state.bear === selected ? " lifted" : ""}`,
           dataset: { bear: "", at: state.bear, cooldown: state.cooldown },

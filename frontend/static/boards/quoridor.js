@@ -178,6 +178,13 @@
         return !ctx.readonly && view.myTurn ? view.legalMoves || [] : [];
       }
 
+      // Who is to move: the room page passes the match, which knows of
+      // resignations the engine's state never hears of; the replay does not.
+      function toMoveNow() {
+        if (view.match && Array.isArray(view.match.to_move)) return view.match.to_move;
+        return state.to_move || [];
+      }
+
       function nameOf(seat) {
         const player = (view.players || []).find((p) => p.seat === seat);
         const label = state && state.names ? state.names[seat] : `P${seat + 1}`;
@@ -185,7 +192,7 @@
       }
 
       function paintPanel() {
-        const toMove = state.to_move || [];
+        const toMove = toMoveNow();
         const results = state.outcome ? state.outcome.results : [];
         players.replaceChildren(...state.pawns.map((at, seat) => {
           const left = state.walls_left[seat];
@@ -267,7 +274,7 @@
               : svg("circle", { class: "q-dot", cx, cy, r: 6 }));
           }
         }
-        const toMove = state.to_move || [];
+        const toMove = toMoveNow();
         state.pawns.forEach((name, seat) => {
           const at = squareAt(name);
           if (!at) return;
