@@ -84,7 +84,9 @@ def report(title: str, results: list[dict[str, Any]], known: dict[int, int] | No
     if known is not None:
         compared = [r for r in solved if r["level"] in known]
         equal = sum(1 for r in compared if r["pushes"] == known[r["level"]])
-        extra = [r["pushes"] - known[r["level"]] for r in compared if r["pushes"] > known[r["level"]]]
+        extra = [
+            r["pushes"] - known[r["level"]] for r in compared if r["pushes"] > known[r["level"]]
+        ]
         below = [r["level"] for r in compared if r["pushes"] < known[r["level"]]]
         wrong = [r["level"] for r in compared if r["optimal"] and r["pushes"] != known[r["level"]]]
         print(f"   pushes vs known optima ({len(compared)} levels with one): {equal} equal,"

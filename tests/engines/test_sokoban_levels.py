@@ -75,7 +75,8 @@ def test_levels_are_separated_by_blank_or_comment_lines() -> None:
 
 
 def test_margins_are_cropped_so_equal_levels_compare_equal() -> None:
-    assert parse_level("\n\n   #####  \n   #@$.#\n   #####\n\n") == parse_level("#####\n#@$.#\n#####")
+    padded = "\n\n   #####  \n   #@$.#\n   #####\n\n"
+    assert parse_level(padded) == parse_level("#####\n#@$.#\n#####")
 
 
 def test_the_bundled_collections_are_the_shared_ones() -> None:

@@ -34,7 +34,8 @@ HARD = LEVELS[92]
 
 def optima() -> dict[int, int]:
     with (SHARED / "microban_push_optimal.tsv").open(encoding="utf-8", newline="") as handle:
-        return {int(row["level"]): int(row["pushes"]) for row in csv.DictReader(handle, delimiter="\t")}
+        rows = csv.DictReader(handle, delimiter="\t")
+        return {int(row["level"]): int(row["pushes"]) for row in rows}
 
 
 def assert_solves(result: SolveResult, level_index: int) -> None:

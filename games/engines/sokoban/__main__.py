@@ -66,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             numbers = _chosen(args.level, args.levels, len(levels))
         except ValueError as error:
             parser.error(str(error))
-        return _solve(levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json)
+        return _solve(
+            levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json
+        )
     try:
         solutions = read_solutions(args.solutions)
     except (OSError, ValueError) as error:

@@ -148,11 +148,15 @@ def replay(level: Level, lurd: str) -> SokobanState:
             continue
         direction = letter.lower()
         if direction not in DIRECTIONS:
-            raise BadNotation(f"letter {index + 1} is {letter!r}; a LURD string uses only l u r d L U R D")
+            raise BadNotation(
+                f"letter {index + 1} is {letter!r}; a LURD string uses only l u r d L U R D"
+            )
         if letter.isupper():
             found = state.step(direction)
             if found is not None and not found[1]:
-                raise IllegalMove(f"letter {index + 1} ({letter}) should push, but there is no box to push")
+                raise IllegalMove(
+                    f"letter {index + 1} ({letter}) should push, but there is no box to push"
+                )
         try:
             state = move(state, direction)
         except IllegalMove as error:
@@ -280,10 +284,11 @@ class Sokoban(Engine[SokobanState, Action]):
                     row.append("+" if cell in level.goals else "@")
                 elif cell in state.boxes:
                     row.append("*" if cell in level.goals else "$")
+                elif cell in level.walls or cell in level.goals:
+                    row.append(level.symbol(cell))
                 else:
-                    symbol = level.symbol(cell) if cell in level.walls or cell in level.goals else " "
                     # "-" marks floor inside the player's area, " " what lies outside it.
-                    row.append("-" if symbol == " " and cell in inside else symbol)
+                    row.append("-" if cell in inside else " ")
             rows.append("".join(row))
 
         def cells(found: frozenset[Cell]) -> list[list[int]]:

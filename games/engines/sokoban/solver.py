@@ -162,10 +162,10 @@ def _rss_bytes() -> int | None:
         return None
 
 
-# A push in the node table: the box's square before it, the direction (index
-# into LURD) and how many squares it went (more than one for a tunnel macro).
-def _code(cell: int, direction: int, squares: int = 1) -> int:
-    return (squares << 16) | (cell << 2) | direction
+# A push in the node table: the box's square before it and the direction
+# (index into LURD).
+def _code(cell: int, direction: int) -> int:
+    return (cell << 2) | direction
 
 
 class _Search:
@@ -177,7 +177,6 @@ class _Search:
         budget: _Budget,
         *,
         corrals: bool = False,
-        macros: bool = False,
         backward: bool = False,
         target: int = 0,
         packing: int = 0,
@@ -185,7 +184,6 @@ class _Search:
         self.board = board
         self.budget = budget
         self.corrals = corrals
-        self.macros = macros
         # A backward search pulls boxes from the goals towards the start.
         self.backward = backward
         self.shift = max(1, board.size.bit_length())
@@ -197,9 +195,6 @@ class _Search:
         self.depth = array("i")
         self.closed = bytearray()
         self.bounds: dict[int, int] = {}
-        self.tunnels = _tunnels(board) if macros else {}
-        # Where a box may go, and the distances the bound adds up: to the
-        # goals forwards, to the start squares backwards.
         # Greedy searches add ``packing`` to the bound for each box filled
         # out of packing order (see packing.py); 0 keeps the bound admissible.
         self.packing = packing
@@ -213,6 +208,9 @@ class _Search:
                 self.order = PackingOrder(board, board.goal_mask, -1, pulls=True)
             if not self.order.groups:
                 self.order = None
+        # Where a box may go, and the distances the bound adds up: to the
+        # goals forwards, to the start squares backwards, to ``target`` (a
+        # box set) for a probe aimed at one position.
         if target:
             self.dist, self.targets = _distances_to(board, target, backward)
         elif backward:
@@ -266,8 +264,8 @@ class _Search:
 
     # --- moves -------------------------------------------------------------
 
-    def children(self, key: int) -> list[tuple[int, int, int]]:
-        """(push code, pushes it makes, child key) for each push worth trying."""
+    def children(self, key: int) -> list[tuple[int, int]]:
+        """(push code, child key) for each push worth trying."""
         board = self.board
         boxes = key >> self.shift
         player = key & self.player_mask
@@ -289,19 +287,8 @@ class _Search:
             else:
                 pushable = movable & (reach >> -step) & (targets << -step)
             for cell in bits(pushable):
-                squares = 1
                 after = cell + step
                 child = boxes ^ (1 << cell) ^ (1 << after)
-                if self.macros:
-                    # In a tunnel the box is pushed on while the way stays a
-                    # tunnel: stopping half-way never helps (see _tunnels).
-                    while (self.tunnels.get(after, 0) >> direction) & 1:
-                        ahead = after + step
-                        if not (targets >> ahead) & 1 or (child >> ahead) & 1:
-                            break
-                        child ^= (1 << after) | (1 << ahead)
-                        after = ahead
-                        squares += 1
                 # A box with free squares on both sides along some axis can
                 # still move: skip the freeze test (most pushes).
                 open_ = board.floor & ~child
@@ -322,16 +309,12 @@ class _Search:
                     child_reach = board.reach(reach | (1 << cell), child)
                 low = child_reach & -child_reach
                 result.append(
-                    (
-                        _code(cell, direction, squares),
-                        squares,
-                        (child << self.shift) | (low.bit_length() - 1),
-                    )
+                    (_code(cell, direction), (child << self.shift) | (low.bit_length() - 1))
                 )
         return result
 
-    def pulls(self, key: int) -> list[tuple[int, int, int]]:
-        """Backwards: (the push that undoes it, 1, child key) for each pull.
+    def pulls(self, key: int) -> list[tuple[int, int]]:
+        """Backwards: (the push that undoes it, child key) for each pull.
 
         The player stands next to a box with a free square behind him, steps
         back onto it and draws the box onto the square he left.
@@ -355,13 +338,8 @@ class _Search:
                 child = boxes ^ (1 << cell) ^ (1 << after)
                 child_reach = board.reach(1 << (after + step), child)
                 low = child_reach & -child_reach
-                result.append(
-                    (
-                        _code(after, (direction + 2) % 4),
-                        1,
-                        (child << self.shift) | (low.bit_length() - 1),
-                    )
-                )
+                undo = _code(after, (direction + 2) % 4)
+                result.append((undo, (child << self.shift) | (low.bit_length() - 1)))
         return result
 
     # --- solutions ---------------------------------------------------------
@@ -375,12 +353,8 @@ class _Search:
         return codes
 
     def pushes_to(self, node: int) -> list[int]:
-        codes = []
-        while self.parent[node] >= 0:
-            codes.append(self.move[node])
-            node = self.parent[node]
-        codes.reverse()
-        return codes
+        """Forwards: the pushes that lead from the start to a node."""
+        return self.pushes_from(node)[::-1]
 
 
 def _distances_to(board: Board, target: int, backward: bool) -> tuple[list[tuple[int, ...]], int]:
@@ -398,34 +372,6 @@ def _distances_to(board: Board, target: int, backward: bool) -> tuple[list[tuple
         if min(row) < INF:
             reachable |= 1 << cell
     return dist, reachable
-
-
-def _tunnels(board: Board) -> dict[int, int]:
-    """Squares where a box pushed in direction d should go on: bit d set.
-
-    A tunnel square has walls on both sides across the push, and so do the
-    squares it leads to: a box pushed into it blocks the corridor, and the
-    player can only follow it, so pushing it on until it leaves the tunnel
-    (or reaches a goal) loses no solution. Goals stop a macro, since the box
-    may have to stay there.
-    """
-    tunnels: dict[int, int] = {}
-    floor = board.floor
-    for cell in board.cells:
-        if (board.goal_mask >> cell) & 1:
-            continue
-        for direction, step in enumerate(board.steps):
-            across = board.steps[(direction + 1) % 4]
-            behind = cell - step
-            if (floor >> (cell + across)) & 1 or (floor >> (cell - across)) & 1:
-                continue
-            # The player stands behind the box and, once it moves on, in its
-            # square: both must be walled across as well for the player to
-            # have no other way round.
-            if (floor >> (behind + across)) & 1 or (floor >> (behind - across)) & 1:
-                continue
-            tunnels[cell] = tunnels.get(cell, 0) | (1 << direction)
-    return tunnels
 
 
 class _Bidirectional:
@@ -494,7 +440,7 @@ class _Bidirectional:
             budget.expanded += 1
             depth = search.depth[node]
             moves = search.pulls if search.backward else search.children
-            for code, squares, key in moves(search.keys[node]):
+            for code, key in moves(search.keys[node]):
                 if key in search.table:
                     continue
                 h = search.bound(key >> shift)
@@ -502,7 +448,7 @@ class _Bidirectional:
                     search.table[key] = -1
                     continue
                 budget.generated += 1
-                child = search.add(key, node, code, depth + squares)
+                child = search.add(key, node, code, depth + 1)
                 meet = other.table.get(key, -1)
                 if meet >= 0:
                     if search.backward:
@@ -572,14 +518,14 @@ def _greedy_to(search: _Search, goal_key: int, limit: int) -> int | None:
         if budget.expanded & 63 == 0:
             budget.check(len(search.table))
         depth = search.depth[node]
-        for code, squares, key in moves(search.keys[node]):
+        for code, key in moves(search.keys[node]):
             if key in search.table:
                 continue
             h = search.bound(key >> shift)
             if h >= INF:
                 search.table[key] = -1
                 continue
-            child = search.add(key, node, code, depth + squares)
+            child = search.add(key, node, code, depth + 1)
             if key == goal_key:
                 return child
             heapq.heappush(heap, (h, -depth, child))
@@ -593,13 +539,12 @@ def to_lurd(board: Board, codes: list[int]) -> str:
     letters: list[str] = []
     for code in codes:
         direction = code & 3
-        cell = (code >> 2) & 0x3FFF
-        squares = code >> 16
+        cell = code >> 2
         step = board.steps[direction]
         letters.append(_walk(board, player, cell - step, boxes))
-        letters.append(LETTERS[direction].upper() * squares)
-        boxes ^= (1 << cell) | (1 << (cell + squares * step))
-        player = cell + (squares - 1) * step
+        letters.append(LETTERS[direction].upper())
+        boxes ^= (1 << cell) | (1 << (cell + step))
+        player = cell
     return "".join(letters)
 
 
@@ -649,11 +594,11 @@ def _breadth_first(search: _Search, depth_first: bool) -> int | None:
         if budget.expanded & 63 == 0:
             budget.check(len(table))
         depth = search.depth[node]
-        for code, squares, key in search.children(search.keys[node]):
+        for code, key in search.children(search.keys[node]):
             if key in table:
                 continue
             budget.generated += 1
-            child = search.add(key, node, code, depth + squares)
+            child = search.add(key, node, code, depth + 1)
             if key >> shift == goal:
                 return child
             frontier.append(child)
@@ -701,8 +646,8 @@ def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
                 return node
         budget.expanded += 1
         depth = depths[node]
-        for code, squares, key in search.children(search.keys[node]):
-            g = depth + squares
+        for code, key in search.children(search.keys[node]):
+            g = depth + 1
             found = table.get(key)
             if found is not None:
                 if found < 0 or not optimal or g >= depths[found]:
@@ -798,7 +743,7 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
         if stop.status != TIME_LIMIT:
             return _unsolved("best", stop.status, budget, title)
     budget.deadline = start + time_limit * (GREEDY_SHARE + OPTIMAL_SHARE)
-    upper = INF if known is None else sum(code >> 16 for code in known)
+    upper = INF if known is None else len(known)
     search = _Search(board, budget, corrals=True)
     try:
         node = _best_first(search, 1, upper)
@@ -865,7 +810,9 @@ def _solution(
     )
 
 
-def verify_level(level: Level, time_limit: float = 10.0, memory_limit_mb: float = 512) -> SolveResult:
+def verify_level(
+    level: Level, time_limit: float = 10.0, memory_limit_mb: float = 512
+) -> SolveResult:
     """For the upload service: ``status`` UNSOLVABLE means refuse the level.
 
     SOLVED means it is proved solvable (the solution is in the result); any

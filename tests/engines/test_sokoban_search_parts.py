@@ -1,0 +1,168 @@
+"""The Sokoban solver's parts: distances, deadlocks, corrals, matching, packing order."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from games.engines.sokoban import MICROBAN, load_levels, parse_level
+from games.engines.sokoban.board import INF, Board, bits
+from games.engines.sokoban.deadlocks import pi_corral, push_deadlock
+from games.engines.sokoban.engine import replay
+from games.engines.sokoban.matching import Matcher, min_matching, rematch, solve_matching
+from games.engines.sokoban.packing import PackingOrder
+from games.engines.sokoban.solver import (
+    UNSOLVABLE,
+    _Bidirectional,
+    _best_first,
+    _Budget,
+    _Search,
+    solve,
+    to_lurd,
+)
+
+LEVELS = load_levels(MICROBAN)
+
+# A dead-end row of three goals, entered from the right.
+GOAL_ROW = """\
+#########
+#...    #
+#### $  #
+#   $ $@#
+#       #
+#########
+"""
+
+
+def square(board: Board, x: int, y: int) -> int:
+    return y * board.width + x
+
+
+def mask(board: Board, *cells: tuple[int, int]) -> int:
+    result = 0
+    for x, y in cells:
+        result |= 1 << square(board, x, y)
+    return result
+
+
+def test_push_distances_count_pushes_to_each_goal() -> None:
+    board = Board(parse_level("#######\n#@$  .#\n#######\n"))
+    goal = board.goals[0]
+    assert [board.dist[square(board, x, 1)][0] for x in (2, 3, 4, 5)] == [3, 2, 1, 0]
+    assert board.nearest[square(board, 1, 1)] == INF
+    assert goal == square(board, 5, 1)
+
+
+def test_corners_and_walls_without_goals_are_dead_squares() -> None:
+    board = Board(parse_level("######\n#    #\n# @$.#\n#    #\n######\n"))
+    dead = board.floor & ~board.live
+    assert (dead >> square(board, 1, 1)) & 1  # a corner
+    assert (dead >> square(board, 2, 1)) & 1  # along the top wall, no goal there
+    assert (board.live >> square(board, 2, 2)) & 1
+
+
+def test_a_box_that_starts_where_the_player_cannot_go_makes_the_level_unsolvable() -> None:
+    level = parse_level("########\n#@$..#$#\n########\n")
+    assert Board(level).unsolvable is not None
+    assert solve(level).status == UNSOLVABLE
+
+
+def test_the_matching_is_the_cheapest_assignment() -> None:
+    rng = random.Random(11)
+    for size in range(1, 7):
+        for _ in range(50):
+            costs = [
+                [rng.choice([rng.randint(0, 9), INF]) for _ in range(size)] for _ in range(size)
+            ]
+            brute = min(
+                sum(costs[i][p[i]] for i in range(size))
+                for p in itertools.permutations(range(size))
+            )
+            assert min(min_matching(costs), INF) == min(brute, INF)
+
+
+def test_repairing_one_row_gives_the_same_matching_as_solving_afresh() -> None:
+    rng = random.Random(5)
+    for size in range(1, 8):
+        for _ in range(50):
+            costs = [[rng.randint(0, 20) for _ in range(size)] for _ in range(size)]
+            duals = solve_matching(costs)
+            changed = rng.randrange(size)
+            costs[changed] = [rng.randint(0, 20) for _ in range(size)]
+            assert rematch(costs, duals, changed)[0] == min_matching(costs)
+
+
+def test_the_matcher_bounds_children_like_a_fresh_matching() -> None:
+    board = Board(LEVELS[97])
+    matcher = Matcher(board.dist)
+    boxes = board.start_boxes
+    rng = random.Random(3)
+    for _ in range(200):
+        matcher.expand(boxes)
+        cells = list(bits(boxes))
+        gone = rng.choice(cells)
+        came = rng.choice([c for c in bits(board.live) if not (boxes >> c) & 1])
+        child = boxes ^ (1 << gone) ^ (1 << came)
+        fresh = min(min_matching([board.dist[c] for c in bits(child)]), INF)
+        assert matcher.bound(child) == fresh
+        boxes = child
+
+
+def test_a_box_frozen_on_the_mouth_of_a_goal_row_is_a_deadlock() -> None:
+    board = Board(parse_level(GOAL_ROW))
+    tables: dict[int, list[list[int]]] = {}
+    # A box on the row's last goal, against the wall above, with a box on
+    # its right: frozen, and the two goals behind it can no longer be filled.
+    boxes = mask(board, (3, 1), (4, 1), (5, 2))
+    assert push_deadlock(board, boxes, square(board, 3, 1), tables)
+    # The deepest goal first is fine.
+    boxes = mask(board, (1, 1), (4, 2), (5, 2))
+    assert not push_deadlock(board, boxes, square(board, 1, 1), tables)
+
+
+def test_the_packing_order_fills_a_goal_row_from_its_dead_end() -> None:
+    board = Board(parse_level(GOAL_ROW))
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    layers = [order.layer[square(board, x, 1)] for x in (1, 2, 3)]
+    assert layers[0] > layers[1] > layers[2]
+    assert order.out_of_order(mask(board, (3, 1), (5, 2), (6, 3))) == 1
+    assert order.out_of_order(mask(board, (1, 1), (5, 2), (6, 3))) == 0
+
+
+def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:
+    # The player is below two boxes that shut off the top room with a goal.
+    level = parse_level("#######\n#  .  #\n##$#$##\n#  @. #\n#######\n")
+    board = Board(level)
+    reach = board.reach(1 << board.start_player, board.start_boxes)
+    fence = pi_corral(board, board.start_boxes, reach)
+    assert fence == board.start_boxes
+
+
+def test_a_corral_no_push_can_open_is_a_deadlock() -> None:
+    # Two boxes in a row shut off both goals: the fence box cannot move.
+    level = parse_level("#########\n#..  $$@#\n#########\n")
+    board = Board(level)
+    reach = board.reach(1 << board.start_player, board.start_boxes)
+    assert pi_corral(board, board.start_boxes, reach) == 0
+    assert solve(level).status == UNSOLVABLE
+
+
+def test_a_star_bounded_by_a_known_optimal_solution_proves_it() -> None:
+    board = Board(LEVELS[2])
+    budget = _Budget(20, 512, None)
+    assert _best_first(_Search(board, budget, corrals=True), 1, upper=13) is None
+    budget = _Budget(20, 512, None)
+    search = _Search(board, budget, corrals=True)
+    node = _best_first(search, 1, upper=14)
+    assert node is not None and search.depth[node] == 13
+
+
+def test_the_search_from_both_ends_solves_a_level_a_star_finds_hard() -> None:
+    level = LEVELS[92]  # Microban 93
+    board = Board(level)
+    budget = _Budget(30, 512, None)
+    forward = _Search(board, budget, corrals=True, packing=3)
+    backward = _Search(board, budget, backward=True, packing=3)
+    pushes = _Bidirectional(forward, backward).run()
+    assert pushes is not None
+    assert replay(level, to_lurd(board, pushes)).solved
