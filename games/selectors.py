@@ -29,6 +29,9 @@ def catalogue() -> list[JSON]:
     for engine in ENGINES.values():
         entry = engine.catalogue().to_json()
         entry["options"] = catalogue_options(engine)
+        entry["player_counts"] = list(
+            engine.player_counts or range(engine.min_players, engine.max_players + 1)
+        )
         entry["bots"] = bot_levels(engine.slug)
         games.append(entry)
     return games

@@ -103,6 +103,7 @@ class GameOut(serializers.Serializer):  # type: ignore[misc]
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    player_counts = serializers.ListField(child=serializers.IntegerField(), help_text="the seat counts allowed")
     options = serializers.JSONField()
     bots = serializers.ListField(child=serializers.CharField())
 

@@ -69,7 +69,9 @@ def create_room(host: Player, players: int = 2) -> int:
     page = host.page
     page.goto("/")
     page.get_by_label("Game").select_option(label="Quoridor")
-    page.get_by_label("Players").fill(str(players))
+    # Only the counts Quoridor allows are offered: 2 or 4, never 3.
+    expect(page.get_by_label("Players").locator("option")).to_have_text(["2", "4"])
+    page.get_by_label("Players").select_option(str(players))
     page.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")

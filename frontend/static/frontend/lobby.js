@@ -13,10 +13,12 @@
     const option = select.selectedOptions[0];
     const min = Number(option.dataset.min);
     const max = Number(option.dataset.max);
-    playersInput.min = min;
-    playersInput.max = max;
-    if (Number(playersInput.value) < min || Number(playersInput.value) > max) playersInput.value = min;
-    $("players-label").hidden = min === max;
+    // Only the seat counts the game allows (Quoridor: 2 or 4), from the catalogue.
+    const counts = option.dataset.counts.split(",").map(Number);
+    const chosen = Number(playersInput.value);
+    playersInput.replaceChildren(...counts.map((n) => App.el("option", { value: n }, n)));
+    playersInput.value = counts.includes(chosen) ? chosen : min;
+    $("players-label").hidden = counts.length < 2;
     // The computer only plays seats in games for more than one.
     const bots = option.dataset.bots ? option.dataset.bots.split(",") : [];
     const aiSelect = $("ai-select");

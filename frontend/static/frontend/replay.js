@@ -39,7 +39,9 @@
     // Fast clicks send several requests; draw only the newest answer.
     if (request !== shown) return;
     App.showError($("replay-error"), null);
-    board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players });
+    // The match goes along so a board can tell a resigned game is over even
+    // though the engine's last position still names someone to move.
+    board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players, match });
     const banner = $("banner");
     banner.hidden = !(ply === moves.length && match.result);
     banner.textContent = banner.hidden ? "" : App.resultText(match, App.username);
