@@ -32,8 +32,11 @@ def solve_matching(costs: Sequence[Sequence[int]]) -> Duals:
     owner = [0] * (size + 1)
     for row in range(1, size + 1):
         _augment(costs, row, row_price, column_price, owner)
-    total = sum(costs[owner[j] - 1][j - 1] for j in range(1, size + 1))
-    return total, row_price, column_price, owner
+    return _matching_total(costs, owner), row_price, column_price, owner
+
+
+def _matching_total(costs: Sequence[Sequence[int]], owner: list[int]) -> int:
+    return sum(costs[owner[j] - 1][j - 1] for j in range(1, len(owner)))
 
 
 def rematch(costs: Sequence[Sequence[int]], duals: Duals, changed: int) -> Duals:
@@ -45,17 +48,24 @@ def rematch(costs: Sequence[Sequence[int]], duals: Duals, changed: int) -> Duals
     lowered until it is feasible too.
     """
     _, row_price, column_price, owner = duals
-    row_price = row_price[:]
-    column_price = column_price[:]
-    owner = owner[:]
     size = len(costs)
     row = changed + 1
-    owner[owner.index(row, 1)] = 0
+    column = owner.index(row, 1)
     cost_row = costs[changed]
-    row_price[row] = min(cost_row[j - 1] - column_price[j] for j in range(1, size + 1))
+    cheapest = min(cost_row[j - 1] - column_price[j] for j in range(1, size + 1))
+    kept = cost_row[column - 1] - column_price[column]
+    row_price = row_price[:]
+    row_price[row] = cheapest
+    if kept == cheapest and cost_row[column - 1] < INF:
+        # The row's goal is still its cheapest at the current prices: the
+        # matching stands, only its cost changes (the common case). The
+        # lists not copied here are never changed in place.
+        return _matching_total(costs, owner), row_price, column_price, owner
+    column_price = column_price[:]
+    owner = owner[:]
+    owner[column] = 0
     _augment(costs, row, row_price, column_price, owner)
-    total = sum(costs[owner[j] - 1][j - 1] for j in range(1, size + 1))
-    return total, row_price, column_price, owner
+    return _matching_total(costs, owner), row_price, column_price, owner
 
 
 def _augment(

@@ -264,13 +264,16 @@ class _Search:
 
     # --- moves -------------------------------------------------------------
 
-    def children(self, key: int) -> list[tuple[int, int]]:
-        """(push code, child key) for each push worth trying."""
+    def children(self, key: int, reach: int = 0) -> list[tuple[int, int, int]]:
+        """(push code, child key, child's player area) for each push worth trying.
+
+        ``reach``: the node's player area if the caller kept it.
+        """
         board = self.board
         boxes = key >> self.shift
-        player = key & self.player_mask
         free = board.floor & ~boxes
-        reach = board.reach(1 << player, boxes)
+        if not reach:
+            reach = board.reach(1 << (key & self.player_mask), boxes)
         self.matcher.expand(boxes)
         targets = self.targets & free
         movable = boxes
@@ -309,21 +312,25 @@ class _Search:
                     child_reach = board.reach(reach | (1 << cell), child)
                 low = child_reach & -child_reach
                 result.append(
-                    (_code(cell, direction), (child << self.shift) | (low.bit_length() - 1))
+                    (
+                        _code(cell, direction),
+                        (child << self.shift) | (low.bit_length() - 1),
+                        child_reach,
+                    )
                 )
         return result
 
-    def pulls(self, key: int) -> list[tuple[int, int]]:
-        """Backwards: (the push that undoes it, child key) for each pull.
+    def pulls(self, key: int, reach: int = 0) -> list[tuple[int, int, int]]:
+        """Backwards: (the push that undoes it, child key, its player area) for each pull.
 
         The player stands next to a box with a free square behind him, steps
         back onto it and draws the box onto the square he left.
         """
         board = self.board
         boxes = key >> self.shift
-        player = key & self.player_mask
         free = board.floor & ~boxes
-        reach = board.reach(1 << player, boxes)
+        if not reach:
+            reach = board.reach(1 << (key & self.player_mask), boxes)
         self.matcher.expand(boxes)
         targets = self.targets & free
         result = []
@@ -339,7 +346,7 @@ class _Search:
                 child_reach = board.reach(1 << (after + step), child)
                 low = child_reach & -child_reach
                 undo = _code(after, (direction + 2) % 4)
-                result.append((undo, (child << self.shift) | (low.bit_length() - 1)))
+                result.append((undo, (child << self.shift) | (low.bit_length() - 1), child_reach))
         return result
 
     # --- solutions ---------------------------------------------------------
@@ -395,7 +402,8 @@ class _Bidirectional:
     def __init__(self, forward: _Search, backward: _Search) -> None:
         self.forward = forward
         self.backward = backward
-        self.heaps: list[list[tuple[int, int, int]]] = []
+        # Open positions: (bound, -pushes, node, player area).
+        self.heaps: list[list[tuple[int, int, int, int]]] = []
         # The most advanced position of each half: (bound, node).
         self.best: list[tuple[int, int]] = []
         self.probed = [-1, -1]
@@ -409,10 +417,10 @@ class _Bidirectional:
                 h = search.bound(key >> shift)
                 node = search.add(key, -1, 0, 0)
                 if h < INF:
-                    heap.append((h, 0, node))
+                    heap.append((h, 0, node, 0))
             heapq.heapify(heap)
             self.heaps.append(heap)
-            self.best.append(min(((h, node) for h, _, node in heap), default=(INF, -1)))
+            self.best.append(min(((h, node) for h, _, node, _ in heap), default=(INF, -1)))
         for key in forward.keys:
             if key in backward.table:
                 self.meeting = backward.pushes_from(backward.table[key])
@@ -436,11 +444,11 @@ class _Bidirectional:
             search, other, heap = sides[side]
             if not heap:
                 return None
-            _, _, node = heapq.heappop(heap)
+            _, _, node, reach = heapq.heappop(heap)
             budget.expanded += 1
             depth = search.depth[node]
             moves = search.pulls if search.backward else search.children
-            for code, key in moves(search.keys[node]):
+            for code, key, child_reach in moves(search.keys[node], reach):
                 if key in search.table:
                     continue
                 h = search.bound(key >> shift)
@@ -456,7 +464,7 @@ class _Bidirectional:
                     return forward.pushes_to(child) + backward.pushes_from(meet)
                 if h < best[side][0]:
                     best[side] = (h, child)
-                heapq.heappush(heap, (h, -depth, child))
+                heapq.heappush(heap, (h, -depth, child, child_reach))
             if budget.expanded >= self.next_probe:
                 self.next_probe = budget.expanded + PROBE_EVERY
                 found = _probes(forward, backward, best, self.probed)
@@ -518,7 +526,7 @@ def _greedy_to(search: _Search, goal_key: int, limit: int) -> int | None:
         if budget.expanded & 63 == 0:
             budget.check(len(search.table))
         depth = search.depth[node]
-        for code, key in moves(search.keys[node]):
+        for code, key, _ in moves(search.keys[node]):
             if key in search.table:
                 continue
             h = search.bound(key >> shift)
@@ -594,7 +602,7 @@ def _breadth_first(search: _Search, depth_first: bool) -> int | None:
         if budget.expanded & 63 == 0:
             budget.check(len(table))
         depth = search.depth[node]
-        for code, key in search.children(search.keys[node]):
+        for code, key, _ in search.children(search.keys[node]):
             if key in table:
                 continue
             budget.generated += 1
@@ -630,14 +638,15 @@ def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
     if board.start_boxes == goal:
         return 0
     optimal = weight > 0
-    heap: list[tuple[int, int, int]] = [(h, h, 0)]
+    # Open positions carry their player area, so that it is not flooded again.
+    heap: list[tuple[int, int, int, int]] = [(h, h, 0, 0)]
     table = search.table
     depths = search.depth
     closed = search.closed
     while heap:
         if budget.expanded & 63 == 0:
             budget.check(len(table))
-        _, h, node = heapq.heappop(heap)
+        _, h, node, reach = heapq.heappop(heap)
         if optimal:
             if closed[node]:
                 continue
@@ -646,7 +655,7 @@ def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
                 return node
         budget.expanded += 1
         depth = depths[node]
-        for code, key in search.children(search.keys[node]):
+        for code, key, child_reach in search.children(search.keys[node], reach):
             g = depth + 1
             found = table.get(key)
             if found is not None:
@@ -676,7 +685,7 @@ def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
                 if not optimal and key >> shift == goal:
                     return child
             priority = g * weight + hc if optimal else hc
-            heapq.heappush(heap, (priority, hc, child))
+            heapq.heappush(heap, (priority, hc, child, child_reach))
     return None
 
 
