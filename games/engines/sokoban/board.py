@@ -14,7 +14,7 @@ from every square to every goal, and from them the dead squares.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .levels import Level
 
@@ -39,7 +39,10 @@ def count(mask: int) -> int:
 class Board:
     """Walls, goals, the start position, and the precomputed push distances."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, check: Callable[[], None] | None = None) -> None:
+        # Called now and then during the precomputation, which on a large
+        # board takes a while: the solver's time limit raises from it.
+        self.check: Callable[[], None] = check or (lambda: None)
         width = level.width
         self.width = width
         self.height = level.height
@@ -119,7 +122,9 @@ class Board:
         other without moving it; -1 marks a wall.
         """
         around = [(-1, -1, -1, -1)] * self.size
-        for cell in self.cells:
+        for index, cell in enumerate(self.cells):
+            if index & 31 == 0:
+                self.check()
             free = self.floor & ~(1 << cell)
             labels = [-1, -1, -1, -1]
             for side, step in enumerate(self.steps):
@@ -148,6 +153,7 @@ class Board:
         walk-around sides are still those of the bare board, so distances
         can only come out too small, never too large.
         """
+        self.check()
         steps = self.steps
         floor = self.floor & ~blocked
         seen = [INF] * (self.size * 4)

@@ -59,7 +59,7 @@ TIME_LIMIT: Final = "time_limit"
 MEMORY_LIMIT: Final = "memory_limit"
 CANCELLED: Final = "cancelled"
 
-# A progress callback gets the positions expanded so far; returning True (or
+# A progress callback gets the positions expanded so far; returning a true value (or
 # raising SolveCancelled) stops the search.
 Progress = Callable[[int], object]
 
@@ -145,7 +145,7 @@ class _Budget:
                     stop = self.progress(self.expanded)
                 except SolveCancelled:
                     raise _Stop(CANCELLED) from None
-                if stop is True:
+                if stop:
                     raise _Stop(CANCELLED)
 
     @property
@@ -465,7 +465,7 @@ class _Bidirectional:
                 if h < best[side][0]:
                     best[side] = (h, child)
                 heapq.heappush(heap, (h, -depth, child, child_reach))
-            if budget.expanded >= self.next_probe:
+            if budget.expanded >= self.next_probe and len(forward.board.cells) <= PROBE_SQUARES:
                 self.next_probe = budget.expanded + PROBE_EVERY
                 found = _probes(forward, backward, best, self.probed)
                 if found is not None:
@@ -478,6 +478,9 @@ FORWARD_TURNS: Final = 2
 # and how long a probe may run.
 PROBE_EVERY: Final = 2000
 PROBE_EXPANSIONS: Final = 1000
+# Probes need push distances between every two squares, a pull search per
+# square: on boards with more squares than this that costs more than it earns.
+PROBE_SQUARES: Final = 300
 
 
 def _probes(
@@ -701,7 +704,7 @@ def solve(
     Never raises for a hard level: running out of time or memory, or being
     cancelled through ``progress``, is a result with ``solved`` false and a
     status saying which. ``progress(expanded)`` is called about every
-    quarter second; return True or raise SolveCancelled to stop.
+    quarter second; return a true value or raise SolveCancelled to stop.
     Raises LevelError for a bad level text and ValueError for an unknown
     algorithm.
     """
@@ -710,8 +713,11 @@ def solve(
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     budget = _Budget(time_limit, memory_limit_mb, progress)
-    board = Board(level)
     title = level.title
+    try:
+        board = Board(level, check=lambda: budget.check(0))
+    except _Stop as stop:
+        return _unsolved(algorithm, stop.status, budget, title)
     if board.unsolvable is not None:
         return SolveResult(algorithm, UNSOLVABLE, seconds=budget.seconds, title=title)
     if algorithm == "best":
