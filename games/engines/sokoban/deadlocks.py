@@ -3,15 +3,19 @@
 * Dead squares (simple deadlocks) come with the board: a box on a square from
   which no goal can be reached by pushes, even alone on the board
   (``Board.live``). The solver never pushes a box onto one.
-* Freeze deadlocks (``frozen_off_goal``): after a push, the pushed box and
-  the boxes that hold it may be stuck for good — each blocked along both axes
-  by walls, by dead squares on both sides, or by boxes stuck themselves. Boxes
-  stuck on goals are fine; one stuck off a goal is a deadlock.
-* Corrals (``pi_corral``): an area the player cannot reach, fenced by boxes.
-  If every fence box can only be pushed into the area, and the player can get
-  to push each, then some push into that area must come before the level is
-  solved, and can be made first without lengthening the solution, so the
-  search tries only those pushes (PI-corral pruning).
+* Freeze deadlocks (``frozen_off_goal``, ``push_deadlock``): after a push,
+  the pushed box and the boxes that hold it may be stuck for good, each
+  blocked along both axes by walls, by dead squares on both sides, or by
+  boxes stuck themselves. One stuck off a goal is a deadlock.
+* Frozen-goal deadlocks (``push_deadlock``): boxes stuck on goals are walls
+  from then on; if that leaves some goal out of reach of every free box (the
+  mouth of a dead-end row of goals filled first), it is a deadlock.
+* Corrals (``pi_corral``): an area the player cannot reach, shut off by boxes.
+  If something in it must change, the first push that changes it is of one of
+  its fence boxes; when every push of a fence box the player can make now
+  goes into the area, that push can come first without lengthening the
+  solution, so the search tries only those pushes (PI-corral pruning), and
+  none at all if no such push exists (a corral deadlock).
 """
 
 from __future__ import annotations
