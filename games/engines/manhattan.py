@@ -580,18 +580,16 @@ class Manhattan(Engine[ManhattanState, Action]):
         winners = [seat for seat in range(PLAYERS) if ranks[seat] == best]
         results = tuple(WIN if seat in winners else LOSS for seat in range(PLAYERS))
         names = " and ".join(DIRECTIONS[state.directions[seat]] for seat in winners)
-        top_score = best[0]
-        tied_on_score = [seat for seat in range(PLAYERS) if state.scores[seat] == top_score]
+        top = best[0]
+        rivals = [seat for seat in range(PLAYERS) if state.scores[seat] == top and seat not in winners]
         if len(winners) > 1:
-            reason = f"{names} share the win with {top_score} points"
-        elif len(tied_on_score) == 1:
-            reason = f"{names} wins with {top_score} points"
-        elif len({ranks[s][1] for s in tied_on_score}) > 1 and best[1] > max(
-            ranks[s][1] for s in tied_on_score if s != winners[0]
-        ):
-            reason = f"{names} wins the tie on {top_score} points with the tallest building"
+            reason = f"{names} share the win with {top} points"
+        elif not rivals:
+            reason = f"{names} wins with {top} points"
+        elif best[1] > max(ranks[seat][1] for seat in rivals):
+            reason = f"{names} wins the tie on {top} points with the tallest building"
         else:
-            reason = f"{names} wins the tie on {top_score} points with the most buildings"
+            reason = f"{names} wins the tie on {top} points with the most buildings"
         return Outcome(results, reason, state.scores)
 
     # --- notation --------------------------------------------------------

@@ -14,10 +14,12 @@ greedy
     takeovers), then to chance.
 
 strong
-    A determinized lookahead. It shortlists its placements by the value right
-    after the move, then for each of several sampled deals of the hidden cards
-    plays every shortlisted move followed by a few turns in which every player
-    (itself included) answers greedily with the cards of that deal, and keeps
+    Picks big: the six biggest pieces left, keeping one 4-storey piece for the
+    last round. Builds by a determinized lookahead: it shortlists its
+    placements by the value right after the move, then for each of several
+    sampled deals of the hidden cards
+    plays every shortlisted move followed by two turns of every player (itself
+    included), each answering greedily with the cards of that deal, and keeps
     the move whose resulting position is best on average. The value of a
     position is the projected final score difference against the others: the
     points banked so far plus the points the board is worth now, counted for
@@ -371,7 +373,9 @@ def greedy_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Rand
 # Tuned with bench/manhattan_ai.py.
 SHORTLIST = 10
 SAMPLES = 12
-DEPTH = 4  # plies simulated after the move: the three others answer, then itself
+# Plies simulated after the move: twice round the table (three answers, then its
+# own next move). 8 won 91 of 100 against greedy where 4 won 81 and 12 no more.
+DEPTH = 8
 FUTURE_WEIGHT = 0.6  # what a point on the board now is worth in each later round
 LEADER_WEIGHT = 0.5  # the objective mixes the best and the average opponent
 STOREY_BONUS = 0.15  # per storey still held this round
@@ -388,13 +392,28 @@ def _value(pos: Position, seat: int, future: float) -> float:
     return projected[seat] - rival
 
 
+def strong_pick(stock: Sequence[int], rounds_left: int) -> list[int]:
+    """The six biggest pieces left, but one 4-storey piece waits for the last round.
+
+    Buildings score at the end of every round they stand, so tall (and so hard
+    to take) buildings early pay most; a last 4 keeps a takeover or the tallest
+    building in hand for the final scoring. Benchmarked against the even spread
+    the greedy bot picks, this won far more games (81-95% against greedy
+    rather than 59%).
+    """
+    pieces = [size + 1 for size in range(MAX_STOREYS) for _ in range(stock[size])]
+    if rounds_left > 1 and 4 in pieces:
+        pieces.remove(4)
+    return pieces[-PIECES_PER_ROUND:]
+
+
 def strong_choice(view: JSON, rng: random.Random, budget: float = TIME_BUDGET) -> str:
     """The strong bot's move from a seat's view."""
     started = time.perf_counter()
     seat = view["seat"]
     pos = Position.from_view(view)
     if view["phase"] == PICK:
-        return pick_text(spread_pick(pos.stock[seat], ROUNDS - view["round"] + 1))
+        return pick_text(strong_pick(pos.stock[seat], ROUNDS - view["round"] + 1))
     moves = pos.placements(seat)
     if not moves:
         return f"discard:{_worst_card(pos, seat)}"
