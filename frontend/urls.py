@@ -9,4 +9,5 @@ urlpatterns = [
     path("logout/", views.logout_page, name="logout"),
     path("rooms/<int:room_id>/", views.room_page, name="room"),
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
+    path("sokoban/", views.sokoban_page, name="sokoban"),
 ]

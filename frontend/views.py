@@ -72,3 +72,10 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request, "frontend/replay.html", {"match": match, "board_script": f"boards/{match.room.game}.js"}
     )
+
+
+@login_required
+@ensure_csrf_cookie
+def sokoban_page(request: HttpRequest) -> HttpResponse:
+    """Sokoban's level browser: the collections, each level's progress, uploads."""
+    return render(request, "frontend/sokoban.html")
