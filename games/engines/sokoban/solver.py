@@ -14,11 +14,11 @@ Algorithms (``ALGORITHMS``), as in the original program plus the default:
 * ``greedy``: best-first on the lower bound alone; fast, not optimal.
 * ``astar``: A* on pushes with the box-to-goal matching bound (admissible),
   so its solution is push-optimal.
-* ``best`` (default): a greedy search from both ends (forwards from the
-  start, backwards by pulls from the solved position) for a tenth of the
-  time; then A* with PI-corral pruning, which keeps push-optimal solutions,
-  bounded by the greedy answer, for about a third; if A* does not finish,
-  the greedy answer, or the greedy search resumed for the rest of the time.
+* ``best`` (default): A* with PI-corral pruning (which keeps push-optimal
+  solutions) and a greedy search from both ends (forwards from the start,
+  backwards by pulls from the solved position) take turns; once the greedy
+  search has an answer, A* goes on alone for a while, bounded by it, to
+  prove it or find a shorter one (see ``_solve_best``).
 
 Every algorithm skips dead squares and freeze deadlocks, and keeps a
 transposition table of the positions seen (keyed exactly, by the box set and
@@ -67,12 +67,14 @@ PROGRESS_SECONDS: Final = 0.25
 # Bytes a stored position costs at most (table entry, key, parent links,
 # queue entry): the memory estimate where the resident size cannot be read.
 BYTES_PER_POSITION: Final = 400
-# The shares of the time ``best`` gives its first greedy try and then its
-# optimal search; the greedy search has the rest if it needs it.
-GREEDY_SHARE: Final = 0.1
-OPTIMAL_SHARE: Final = 0.35
+# How long ``best`` lets A* go on alone, bounded by a greedy answer, before
+# returning that answer (a share of the time limit, counted from the start).
+OPTIMAL_SHARE: Final = 0.45
 # The packing-order penalty (pushes per box filled out of order) of the greedy searches.
 PACKING_PENALTY: Final = 3
+# A* and the greedy search take turns: A* for one slice, greedy for two in
+# the first round, three in the second, and so on.
+SLICE_SECONDS: Final = 0.2
 
 
 class SolveCancelled(Exception):
@@ -617,6 +619,11 @@ def _breadth_first(search: _Search, depth_first: bool) -> int | None:
 
 
 def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
+    """Run a best-first search to the end (see _BestFirst)."""
+    return _BestFirst(search, weight, upper).run()
+
+
+class _BestFirst:
     """A* (weight 1, goal tested when a position is expanded) or greedy (weight 0).
 
     With weight 1 the priority is pushes so far plus the matching bound, ties
@@ -628,68 +635,85 @@ def _best_first(search: _Search, weight: int, upper: int = INF) -> int | None:
     ``upper``: A* only looks for solutions shorter than this (a solution of
     that many pushes is known), so positions that cannot lead to one are not
     kept; None then means that the known solution is push-optimal.
+
+    ``run`` may stop with _Stop when the budget runs out and be called again
+    later to go on where it stopped.
     """
-    board = search.board
-    budget = search.budget
-    goal = board.goal_mask
-    shift = search.shift
-    start = search.key(board.start_boxes, board.start_player)
-    h = search.bound(board.start_boxes)
-    search.add(start, -1, 0, 0)
-    if h >= INF:
+
+    def __init__(self, search: _Search, weight: int, upper: int = INF) -> None:
+        self.search = search
+        self.weight = weight
+        self.upper = upper
+        board = search.board
+        start = search.key(board.start_boxes, board.start_player)
+        h = search.bound(board.start_boxes)
+        search.add(start, -1, 0, 0)
+        self.done = h >= INF or board.start_boxes == board.goal_mask
+        self.found: int | None = 0 if board.start_boxes == board.goal_mask else None
+        # Open positions carry their player area, so that it is not flooded again.
+        self.heap: list[tuple[int, int, int, int]] = [] if self.done else [(h, h, 0, 0)]
+
+    def run(self) -> int | None:
+        if self.done:
+            return self.found
+        search = self.search
+        budget = search.budget
+        goal = search.board.goal_mask
+        shift = search.shift
+        weight = self.weight
+        optimal = weight > 0
+        heap = self.heap
+        table = search.table
+        depths = search.depth
+        closed = search.closed
+        while heap:
+            if budget.expanded & 63 == 0:
+                budget.check(len(table))
+            priority, h, node, reach = heapq.heappop(heap)
+            if optimal:
+                if priority >= self.upper:
+                    # Nothing left can beat the known solution.
+                    heap.clear()
+                    return None
+                if closed[node]:
+                    continue
+                closed[node] = 1
+                if search.keys[node] >> shift == goal:
+                    return node
+            budget.expanded += 1
+            depth = depths[node]
+            for code, key, child_reach in search.children(search.keys[node], reach):
+                g = depth + 1
+                found = table.get(key)
+                if found is not None:
+                    if found < 0 or not optimal or g >= depths[found]:
+                        continue
+                    # A shorter way to a known position: (re)open it. The
+                    # bound is admissible but not consistent (a push can bring
+                    # a box next to the side the player needs), so even an
+                    # expanded position can be reached more cheaply later.
+                    closed[found] = 0
+                    search.parent[found] = node
+                    search.move[found] = code
+                    depths[found] = g
+                    child = found
+                    hc = search.bound(key >> shift)
+                else:
+                    hc = search.bound(key >> shift)
+                    if optimal and hc < INF and g + hc >= self.upper:
+                        continue
+                    if hc >= INF:
+                        # No matching of boxes to goals: a deadlock; remember
+                        # it so it is not scored again.
+                        table[key] = -1
+                        continue
+                    budget.generated += 1
+                    child = search.add(key, node, code, g)
+                    if not optimal and key >> shift == goal:
+                        return child
+                priority = g * weight + hc if optimal else hc
+                heapq.heappush(heap, (priority, hc, child, child_reach))
         return None
-    if board.start_boxes == goal:
-        return 0
-    optimal = weight > 0
-    # Open positions carry their player area, so that it is not flooded again.
-    heap: list[tuple[int, int, int, int]] = [(h, h, 0, 0)]
-    table = search.table
-    depths = search.depth
-    closed = search.closed
-    while heap:
-        if budget.expanded & 63 == 0:
-            budget.check(len(table))
-        _, h, node, reach = heapq.heappop(heap)
-        if optimal:
-            if closed[node]:
-                continue
-            closed[node] = 1
-            if search.keys[node] >> shift == goal:
-                return node
-        budget.expanded += 1
-        depth = depths[node]
-        for code, key, child_reach in search.children(search.keys[node], reach):
-            g = depth + 1
-            found = table.get(key)
-            if found is not None:
-                if found < 0 or not optimal or g >= depths[found]:
-                    continue
-                # A shorter way to a known position: (re)open it. The bound
-                # is admissible but not consistent (a push can bring a box
-                # next to the side the player needs), so even an expanded
-                # position can be reached more cheaply later.
-                closed[found] = 0
-                search.parent[found] = node
-                search.move[found] = code
-                depths[found] = g
-                child = found
-                hc = search.bound(key >> shift)
-            else:
-                hc = search.bound(key >> shift)
-                if optimal and hc < INF and g + hc >= upper:
-                    continue
-                if hc >= INF:
-                    # No matching of boxes to goals: a deadlock; remember it
-                    # so it is not scored again.
-                    table[key] = -1
-                    continue
-                budget.generated += 1
-                child = search.add(key, node, code, g)
-                if not optimal and key >> shift == goal:
-                    return child
-            priority = g * weight + hc if optimal else hc
-            heapq.heappush(heap, (priority, hc, child, child_reach))
-    return None
 
 
 def solve(
@@ -735,52 +759,58 @@ def solve(
 
 
 def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
-    """Greedy from both ends briefly, then A* for a proof of optimality, then greedy again.
+    """A* and a greedy search from both ends, taking turns; A* alone once greedy has an answer.
 
-    The quick greedy answer (most levels have one within a fraction of a
-    second) is an upper bound for A*: A* then only keeps positions that can
-    lead to something shorter, and if it runs out of them the greedy answer
-    is proved push-optimal. If A* runs out of time, the greedy answer is
-    returned; if there is none yet, the greedy search resumes where it
-    stopped for the rest of the time.
+    Most levels are over within A*'s first slice, with a push-optimal answer.
+    A level that A* finds hard may still be easy for the greedy search, whose
+    slices grow each round while A*'s stay short. Its answer then bounds A*,
+    which only keeps positions that can lead to something shorter and goes
+    on alone for up to OPTIMAL_SHARE of the time: if it runs out of positions
+    first the greedy answer is proved push-optimal, otherwise it is returned
+    as it is.
     """
     start = budget.start
+    end = start + time_limit
+    search = _Search(board, budget, corrals=True)
+    astar = _BestFirst(search, 1)
     forward = _Search(board, budget, corrals=True, packing=PACKING_PENALTY)
     backward = _Search(board, budget, backward=True, packing=PACKING_PENALTY)
     greedy = _Bidirectional(forward, backward)
     known: list[int] | None = None
-    budget.deadline = start + time_limit * GREEDY_SHARE
+    rounds = 0
+    while known is None:
+        rounds += 1
+        for turn in (0, 1):
+            # A* has its best chances early: the greedy slices grow, A*'s do not.
+            seconds = SLICE_SECONDS * (rounds + 1 if turn else 1)
+            budget.deadline = min(end, time.monotonic() + seconds)
+            try:
+                if turn == 0:
+                    node = astar.run()
+                    if node is None:
+                        return _unsolved("best", UNSOLVABLE, budget, title)
+                    return _result("best", search, node, budget, title, True)
+                known = greedy.run()
+                if known is None:
+                    return _unsolved("best", UNSOLVABLE, budget, title)
+                break
+            except _Stop as stop:
+                if stop.status != TIME_LIMIT or budget.deadline >= end:
+                    return _unsolved("best", stop.status, budget, title)
+    del greedy, forward, backward
+    astar.upper = len(known)
+    budget.deadline = max(time.monotonic(), start + time_limit * OPTIMAL_SHARE)
+    budget.deadline = min(budget.deadline, end)
     try:
-        known = greedy.run()
-        if known is None:
-            return _unsolved("best", UNSOLVABLE, budget, title)
+        node = astar.run()
     except _Stop as stop:
-        if stop.status != TIME_LIMIT:
+        if stop.status == CANCELLED:
             return _unsolved("best", stop.status, budget, title)
-    budget.deadline = start + time_limit * (GREEDY_SHARE + OPTIMAL_SHARE)
-    upper = INF if known is None else len(known)
-    search = _Search(board, budget, corrals=True)
-    try:
-        node = _best_first(search, 1, upper)
-        if node is not None:
-            return _result("best", search, node, budget, title, True)
-        if known is not None:
-            # Nothing shorter exists: the greedy answer is optimal.
-            return _solution("best", board, known, budget, title, True)
-        return _unsolved("best", UNSOLVABLE, budget, title)
-    except _Stop as stop:
-        if stop.status == CANCELLED or (known is None and stop.status != TIME_LIMIT):
-            return _unsolved("best", stop.status, budget, title)
-    del search
-    if known is None:
-        budget.deadline = start + time_limit
-        try:
-            known = greedy.run()
-        except _Stop as stop:
-            return _unsolved("best", stop.status, budget, title)
-        if known is None:
-            return _unsolved("best", UNSOLVABLE, budget, title)
-    return _solution("best", board, known, budget, title, False)
+        return _solution("best", board, known, budget, title, False)
+    if node is not None:
+        return _result("best", search, node, budget, title, True)
+    # Nothing shorter exists: the greedy answer is optimal.
+    return _solution("best", board, known, budget, title, True)
 
 
 def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
