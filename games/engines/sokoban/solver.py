@@ -59,8 +59,8 @@ TIME_LIMIT: Final = "time_limit"
 MEMORY_LIMIT: Final = "memory_limit"
 CANCELLED: Final = "cancelled"
 
-# A progress callback gets the positions expanded so far; returning a true value (or
-# raising SolveCancelled) stops the search.
+# A progress callback gets the positions expanded so far; returning a true
+# value (or raising SolveCancelled) stops the search.
 Progress = Callable[[int], object]
 
 PROGRESS_SECONDS: Final = 0.25
@@ -78,7 +78,7 @@ SLICE_SECONDS: Final = 0.2
 
 
 class SolveCancelled(Exception):
-    """Raised by a progress callback (or returned as True) to stop a search."""
+    """Raised by a progress callback to stop a search (returning a true value does too)."""
 
 
 @dataclass(frozen=True)
