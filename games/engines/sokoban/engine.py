@@ -273,6 +273,10 @@ class Sokoban(Engine[SokobanState, Action]):
         )
 
     def view(self, state: SokobanState, seat: int | None) -> JSON:
+        """Everything is public. ``rows`` is the board in XSB, with ``-`` for floor
+        inside the player's area and a space for what lies outside the walls;
+        ``walls``, ``goals``, ``boxes`` and ``player`` give the same as [x, y]
+        pairs (x from the left, y from the top, 0-based)."""
         level = state.level
         inside = level.inside
         rows = []
