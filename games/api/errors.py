@@ -14,10 +14,12 @@ from rest_framework.views import exception_handler as drf_exception_handler
 class ApiError(exceptions.APIException):
     """An error a service raises on purpose: a code clients switch on and a reason."""
 
-    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+    def __init__(self, code: str, detail: str, status: int = 400, **extra: Any) -> None:
         super().__init__(detail=detail, code=code)
         self.status_code = status
         self.error_code = code
+        # Fields beside code and detail that let a client act (e.g. the running job's id).
+        self.extra = extra
 
 
 def _flatten(detail: Any) -> str:
@@ -63,6 +65,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.NotFound) and detail in ("Not found.", "No Room matches the given query."):
         detail = "not found"
     response.data = {"code": code, "detail": detail}
+    if isinstance(exc, ApiError):
+        response.data.update(exc.extra)
     return response
 
 

@@ -30,8 +30,13 @@ def body(request: Request) -> dict[str, Any]:
     return dict(data.items()) if not isinstance(data, dict) else data
 
 
+class Pages(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
 def paginated(request: Request, view: APIView, items: Any, to_json: Any) -> Response:
-    paginator = PageNumberPagination()
+    paginator = Pages()
     page = paginator.paginate_queryset(items, request, view=view)
     return paginator.get_paginated_response([to_json(item) for item in page or []])
 

@@ -94,6 +94,20 @@ class Collections(APIView):
 
 class Solve(APIView):
     @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=["queued", "running", "done", "cancelled", "failed"])],
+        responses={200: JobOut(many=True), **ERRORS},
+        description="My solves, newest first (at most 50).",
+    )
+    def get(self, request: Request) -> Response:
+        mine = SolveJob.objects.filter(user=request.user).order_by("-created_at")
+        wanted = request.query_params.get("status")
+        if wanted:
+            if wanted not in SolveJob.Status.values:
+                raise ApiError("invalid", f"status must be one of {', '.join(SolveJob.Status.values)}")
+            mine = mine.filter(status=wanted)
+        return Response([selectors.job_json(job) for job in mine[:50]])
+
+    @extend_schema(
         request=inline_serializer("SolveIn", {
             "level": serializers.CharField(required=False, help_text="level text (XSB or numeric)"),
             "level_id": serializers.IntegerField(required=False),

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from .collections import UPLOADS
 from .models import Level, Progress, SolveJob
 
 
@@ -45,7 +46,10 @@ def collections(user: Any) -> list[dict[str, Any]]:
             "level__collection", "n"
         )
     )
-    return [{"name": c["collection"], "levels": c["levels"], "solved": solved.get(c["collection"], 0)} for c in counts]
+    found = [{"name": c["collection"], "levels": c["levels"], "solved": solved.get(c["collection"], 0)} for c in counts]
+    if not any(c["name"] == UPLOADS for c in found):
+        found.append({"name": UPLOADS, "levels": 0, "solved": 0})  # always offered: players add to it
+    return found
 
 
 def job_json(job: SolveJob) -> dict[str, Any]:

@@ -121,7 +121,9 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
         user=user, status__in=[SolveJob.Status.QUEUED, SolveJob.Status.RUNNING]
     ).first()
     if running is not None:
-        raise ApiError("solve_in_progress", f"your solve {running.pk} is still running; cancel it first", 409)
+        raise ApiError(
+            "solve_in_progress", f"your solve {running.pk} is still running; cancel it first", 409, job=str(running.pk)
+        )
     job = SolveJob.objects.create(
         user=user, level=stored, xsb=xsb, algorithm=algorithm, time_limit=limit, memory_limit_mb=DEFAULT_MEMORY_MB
     )

@@ -203,3 +203,20 @@ def test_a_running_solve_stops_on_cancel_and_on_its_time_limit(alice: Player) ->
     assert not runner.is_alive()
     assert SolveJob.objects.get(pk=job["id"]).status == "cancelled"
     assert time.monotonic() - started < 30
+
+
+def test_a_second_solve_names_the_running_one_and_mine_are_listed(alice: Player, bob: Player) -> None:
+    first = alice.post("/api/sokoban/solve/", {"level": SMALL}).json()
+    refused = alice.post("/api/sokoban/solve/", {"level": SMALL})
+    assert refused.status_code == 409 and refused.json()["job"] == first["id"]
+    assert [j["id"] for j in alice.get("/api/sokoban/solve/?status=queued").json()] == [first["id"]]
+    assert bob.get("/api/sokoban/solve/").json() == []
+    assert alice.get("/api/sokoban/solve/?status=lost").json()["code"] == "invalid"
+
+
+def test_levels_come_in_pages_of_up_to_200_and_uploads_is_always_a_collection(alice: Player) -> None:
+    page = alice.get("/api/sokoban/levels/?collection=Microban&page_size=200").json()
+    assert len(page["results"]) == 155 and page["next"] is None
+    assert len(alice.get("/api/sokoban/levels/?page_size=1000").json()["results"]) == 200
+    names = [c["name"] for c in alice.get("/api/sokoban/collections/").json()]
+    assert "Uploads" in names

@@ -96,8 +96,12 @@
       room,
     });
     const turn = $("turn");
-    turn.dataset.myTurn = myTurn ? "yes" : "no";
-    if (active) {
+    // Alone at the table (Sokoban) it is always your turn: no bar to say so.
+    const solo = match.players.length === 1;
+    turn.dataset.myTurn = myTurn && !solo ? "yes" : "no";
+    if (active && solo) {
+      turn.textContent = "";
+    } else if (active) {
       const names = match.players.filter((p) => match.to_move.includes(p.seat)).map(App.playerName).join(", ");
       if (myTurn) turn.replaceChildren(App.el("span", { class: `swatch swatch-${match.seat}` }), "Your turn");
       else if (match.seat !== null) turn.textContent = `Waiting for ${names}…`;
