@@ -431,7 +431,12 @@ def strong_choice(view: JSON, rng: random.Random, budget: float = TIME_BUDGET) -
         card, city, _, piece = moves[0]
         return f"{card}@{city}/{piece}"
     totals = [0.0] * len(moves)
-    for _ in range(SAMPLES):
+    for sample in range(SAMPLES):
+        elapsed = time.perf_counter() - started
+        # Every move must see the same deals, so stop between samples, and
+        # before one that would likely run past the budget rather than after.
+        if sample and elapsed * (sample + 1) / sample > budget:
+            break
         deal = pos.copy()
         deal.deal_unseen(seat, view["cards_played"], view["deck_size"], rng)
         for index, (card, _, at, piece) in enumerate(moves):
@@ -447,8 +452,6 @@ def strong_choice(view: JSON, rng: random.Random, budget: float = TIME_BUDGET) -
                 else:
                     sim.build(mover, answer[0], answer[2], answer[3])
             totals[index] += _value(sim, seat, future)
-        if time.perf_counter() - started > budget:
-            break
     best = max(range(len(moves)), key=lambda i: totals[i])
     card, city, _, piece = moves[best]
     return f"{card}@{city}/{piece}"
