@@ -184,3 +184,18 @@ def test_every_endpoint_needs_authentication(anonymous: Any, c4_match: dict[str,
         response = anonymous.get(url)
         assert response.status_code == 401, url
         assert response.json()["code"] == "not_authenticated"
+
+
+def test_a_wrong_method_is_a_405_in_the_error_shape(c4_match: dict[str, Any], alice: Player) -> None:
+    response = alice.client.delete(f"/api/matches/{c4_match['id']}/")
+    assert response.status_code == 405
+    assert response.json()["code"] == "method_not_allowed"
+
+
+def test_a_form_post_instead_of_json_still_gets_the_error_shape(c4_match: dict[str, Any], alice: Player) -> None:
+    response = alice.client.post(
+        f"/api/matches/{c4_match['id']}/moves/", data="move=4", content_type="text/plain"
+    )
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+    assert not Move.objects.exists()
