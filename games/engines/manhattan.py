@@ -325,6 +325,8 @@ class Manhattan(Engine[ManhattanState, Action]):
     name = "Manhattan"
     min_players = PLAYERS
     max_players = PLAYERS
+    # The original game gave each turn a time limit, then played a random move.
+    default_turn_seconds = 60
 
     def initial_state(self, players: int, options: JSON, seed: int) -> ManhattanState:
         if players != PLAYERS:

@@ -158,3 +158,34 @@ def test_a_late_bot_answer_is_dropped(alice: Player) -> None:
     assert services.turn_timeout(match_id=match["id"])
     assert not services.bot_play(match_id=match["id"], version=1, seat=1, move="4")
     assert Move.objects.count() == 2
+
+
+def test_manhattan_rooms_are_timed_by_default_and_by_the_players_setting(alice: Player) -> None:
+    room = alice.post("/api/rooms/", {"game": "manhattan"}).json()
+    assert room["options"]["turn_seconds"] == 60
+    alice.client.patch("/api/auth/me/", {"preferences": {"default_turn_seconds": 90}}, format="json")
+    assert alice.post("/api/rooms/", {"game": "manhattan"}).json()["options"]["turn_seconds"] == 90
+    chosen = alice.post("/api/rooms/", {"game": "manhattan", "options": {"turn_seconds": 0}}).json()
+    assert chosen["options"]["turn_seconds"] == 0
+    # Untimed games stay untimed whatever the player's default.
+    assert alice.post("/api/rooms/", {"game": "connect-four"}).json()["options"]["turn_seconds"] == 0
+
+
+def test_one_player_against_three_ai_seats_plays_a_whole_manhattan_game(alice: Player) -> None:
+    match = start_against_bots(alice, game="manhattan", ai="strong", turn_seconds=0)
+    assert sum(1 for p in match["players"] if p["bot"] == "strong") == 3
+    import random
+
+    rng = random.Random(5)
+    for _ in range(400):
+        while Scheduler().tick():
+            pass
+        detail = alice.get(f"/api/matches/{match['id']}/").json()
+        if detail["status"] != "active":
+            break
+        assert detail["legal_moves"], "after the bots have moved it is alice's turn"
+        assert play(alice, detail, rng.choice(detail["legal_moves"])).status_code == 201
+    assert detail["status"] == "finished"
+    assert len(detail["result"]["scores"]) == 4
+    made_by = {m["made_by"] for m in alice.get(f"/api/matches/{match['id']}/moves/").json()}
+    assert made_by == {"player", "bot"}
