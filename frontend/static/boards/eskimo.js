@@ -17,16 +17,6 @@
 "use strict";
 
 (() => {
-  // The stylesheet sits beside this script; the templates are not ours to edit.
-  const script = document.currentScript;
-  if (script && script.src && !document.querySelector('link[data-board-css="eskimo"]')) {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = script.src.replace(/\.js(\?.*)?$/, ".css$1");
-    link.dataset.boardCss = "eskimo";
-    document.head.append(link);
-  }
-
   const SVG = "http://www.w3.org/2000/svg";
   const COLUMNS = "abcde";
   const SIZE = 5;

@@ -19,16 +19,6 @@
 "use strict";
 
 (() => {
-  // The stylesheet sits beside this script; the templates are not ours to edit.
-  const script = document.currentScript;
-  if (script && script.src && !document.querySelector('link[data-board-css="sokoban"]')) {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = script.src.replace(/\.js(\?.*)?$/, ".css$1");
-    link.dataset.boardCss = "sokoban";
-    document.head.append(link);
-  }
-
   const el = App.el;
   const STEPS = { l: [-1, 0], u: [0, -1], r: [1, 0], d: [0, 1] };
   const WORDS = { l: "left", u: "up", r: "right", d: "down" };
