@@ -125,12 +125,39 @@ async def play_games(bases: list[str], deadline: float, latencies: list[float], 
             await p.close()
 
 
-async def run(bases: list[str], games: int, seconds: float, seed: int) -> dict[str, Any]:
+async def keep_solving(base: str, deadline: float, counts: dict[str, int]) -> None:
+    """Keep the Sokoban solver busy on a level far beyond it until the deadline."""
+    solver = Client(base, f"solver{uuid.uuid4().hex[:8]}")
+    await solver.register()
+    levels = (await solver.http.get("/api/sokoban/levels/?collection=Microban II&page_size=200")).json()["results"]
+    hard = max(levels, key=lambda level: level["boxes"])["id"]
+    try:
+        while time.perf_counter() < deadline - 1:
+            left = max(1.0, min(60.0, deadline - time.perf_counter()))
+            job = (await solver.http.post(
+                "/api/sokoban/solve/", json={"level_id": hard, "algorithm": "bfs", "time_limit": round(left, 1)}
+            )).json()
+            counts["solves"] += 1
+            while time.perf_counter() < deadline:
+                state = (await solver.http.get(f"/api/sokoban/solve/{job['id']}/")).json()
+                if state["status"] not in ("queued", "running"):
+                    break
+                counts["solver_positions"] = state["expanded"]
+                await asyncio.sleep(0.5)
+            else:
+                await solver.http.post(f"/api/sokoban/solve/{job['id']}/cancel/")
+    finally:
+        await solver.close()
+
+
+async def run(bases: list[str], games: int, seconds: float, seed: int, with_solve: bool = False) -> dict[str, Any]:
     latencies: list[float] = []
-    counts = {"moves": 0, "games": 0, "errors": 0}
+    counts = {"moves": 0, "games": 0, "errors": 0, "solves": 0, "solver_positions": 0}
     started = time.perf_counter()
     deadline = started + seconds
-    await asyncio.gather(*(play_games(bases, deadline, latencies, counts, random.Random(seed + i)) for i in range(games)))
+    players = [play_games(bases, deadline, latencies, counts, random.Random(seed + i)) for i in range(games)]
+    solving = [keep_solving(bases[0], deadline, counts)] if with_solve else []
+    await asyncio.gather(*players, *solving)
     elapsed = time.perf_counter() - started
     ordered = sorted(latencies)
 
@@ -147,6 +174,8 @@ async def run(bases: list[str], games: int, seconds: float, seed: int) -> dict[s
         "latency_ms_p50": round(pct(0.50), 1),
         "latency_ms_p99": round(pct(0.99), 1),
         "latency_ms_mean": round(statistics.fmean(ordered) * 1000, 1) if ordered else None,
+        **({"solves_started": counts["solves"], "solver_positions_last": counts["solver_positions"]}
+           if with_solve else {}),
     }
 
 
@@ -192,15 +221,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games played at once")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--with-solve", action="store_true",
+                        help="keep a Sokoban solve running meanwhile (its search runs in a child process)")
     args = parser.parse_args()
     if not args.url and not args.spawn:
         parser.error("give --url or --spawn")
     if args.spawn:
         with spawned(args.spawn, args.servers) as bases:
-            report = asyncio.run(run(bases, args.games, args.seconds, args.seed))
-        report["setup"] = f"{args.spawn}, {args.servers} daphne process(es)"
+            report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
+        report["setup"] = f"{args.spawn}, {args.servers} daphne process(es)" + (", solver busy" if args.with_solve else "")
     else:
-        report = asyncio.run(run(args.url, args.games, args.seconds, args.seed))
+        report = asyncio.run(run(args.url, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = ", ".join(args.url)
     report["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     print(json.dumps(report, indent=2))
