@@ -10,4 +10,5 @@ urlpatterns = [
     path("rooms/<int:room_id>/", views.room_page, name="room"),
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
     path("sokoban/", views.sokoban_page, name="sokoban"),
+    path("settings/", views.settings_page, name="settings"),
 ]

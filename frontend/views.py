@@ -79,3 +79,10 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
 def sokoban_page(request: HttpRequest) -> HttpResponse:
     """Sokoban's level browser: the collections, each level's progress, uploads."""
     return render(request, "frontend/sokoban.html")
+
+
+@login_required
+@ensure_csrf_cookie
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """Display name, sound volume and default turn time; the page saves them through PATCH /api/auth/me/."""
+    return render(request, "frontend/settings.html")

@@ -74,14 +74,69 @@
     }
     busy(event.submitter || event.target.querySelector("button"), async () => {
       try {
-        const room = (await loadAll("/api/rooms/?status=open")).find((r) => r.code === code);
+        const rooms = (await App.api("GET", `/api/rooms/?code=${encodeURIComponent(code)}`)).results;
+        // A room that has started can still be watched; a closed one is gone.
+        const room = rooms.find((r) => r.status === "open") || rooms.find((r) => r.status === "playing");
         if (room) location.href = `/rooms/${room.id}/`;
+        else if (rooms.length) App.showError($("code-error"), new Error(`The room with the code ${code} is closed.`));
         else App.showError($("code-error"), new Error(`No open room has the code ${code}.`));
       } catch (error) {
         App.showError($("code-error"), error);
       }
     });
   });
+
+  // --- The Manhattan menu ---------------------------------------------------
+  const menu = $("manhattan-menu");
+  const levels = menu.dataset.bots ? menu.dataset.bots.split(",") : [];
+  const LEVEL_NAMES = {
+    random: "Random: any legal move",
+    greedy: "Greedy: the most points now",
+    strong: "Strong: plans ahead",
+  };
+  const TURN_TIMES = [[30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day"], [0, "no limit"]];
+  // Manhattan is played against the clock unless the player's settings say otherwise.
+  const MANHATTAN_TURN_SECONDS = 60;
+  for (const form of [$("mh-solo"), $("mh-room")]) {
+    const ai = form.querySelector(".mh-ai");
+    ai.replaceChildren(...levels.map((level) => App.el("option", { value: level }, LEVEL_NAMES[level] || level)));
+    ai.value = levels.includes("random") ? "random" : levels[0] || "";
+    form.querySelector(".mh-turn").replaceChildren(...TURN_TIMES.map(([seconds, label]) => App.el("option", { value: seconds }, label)));
+    form.querySelector(".mh-turn").value = String(MANHATTAN_TURN_SECONDS);
+  }
+  App.api("GET", "/api/auth/me/").then((me) => {
+    const seconds = me && me.preferences ? me.preferences.default_turn_seconds : undefined;
+    if (typeof seconds !== "number") return;
+    for (const select of menu.querySelectorAll(".mh-turn")) {
+      if (![...select.options].some((o) => o.value === String(seconds))) {
+        select.append(App.el("option", { value: seconds }, `${seconds} seconds`));
+      }
+      select.value = String(seconds);
+    }
+  }).catch(() => {});
+
+  function manhattanRoom(form, { startNow }) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const error = form.querySelector(".error");
+      App.showError(error, null);
+      const options = { ai: form.ai.value, turn_seconds: Number(form.turn_seconds.value) };
+      busy(event.submitter || form.querySelector("button"), async () => {
+        let room = null;
+        try {
+          room = await App.api("POST", "/api/rooms/", { game: "manhattan", options });
+          // One player: start at once, so the three free seats become AI seats.
+          if (startNow) await App.api("POST", `/api/rooms/${room.id}/start/`);
+          location.href = `/rooms/${room.id}/`;
+        } catch (failure) {
+          App.showError(error, failure);
+          if (room) error.append(" ", App.el("a", { href: `/rooms/${room.id}/` }, "Open the room"));
+        }
+      });
+    });
+  }
+  manhattanRoom($("mh-solo"), { startNow: true });
+  manhattanRoom($("mh-room"), { startNow: false });
 
   function players(list) {
     return list.map(App.playerName).join(" vs ");
@@ -125,6 +180,7 @@
       App.api("GET", "/api/matches/?player=me&status=finished").then((page) => page.results),
     ]);
     fill("open-rooms", open, openRoom, "No open rooms. Create one!");
+    fill("mh-open-rooms", open.filter((r) => r.game === "manhattan"), openRoom, "No Manhattan room is waiting for players.");
     fill("my-active", active, (m) => App.el("li", { dataset: { match: m.id }, class: "entry" },
       App.el("a", { href: `/rooms/${m.room}/` }, `${gameName(m.game)}: ${players(m.players)}`)), "None.");
     fill("my-finished", finished, (m) => App.el("li", {

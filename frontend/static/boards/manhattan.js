@@ -1,0 +1,616 @@
+// Manhattan board: six cities of 3x3 building sites seen from South (city 1
+// top left, city 6 bottom right), the seats' compass directions around them,
+// a game log on the right, and my panel (hand, pieces, picks) below.
+//
+// It knows no rules. Everything it offers is a filter over view.legalMoves
+// ("pick:111234", "5@3/2", "discard:5"); where a card of my hand builds comes
+// from the engine's state.hand_sites, never from reading the card here.
+//
+// What tests (and people) can find on it:
+//   .mh-city[data-city="3"]                       a city (clickable when offered)
+//   .mh-site[data-city="3"][data-site="0,2"]      a site (row, column seen from South),
+//                                                 with data-owner ("" when empty) and data-height
+//   .mh-site .mh-storeys[data-seat][data-storeys]  the storeys each seat has there
+//   .mh-site.hint                                 the sites of the card under the pointer
+//   .mh-hand [data-card="5"]                      my cards; .selected when chosen
+//   .mh-pieces [data-storey="2"]                  my picked pieces; .selected when chosen
+//   .mh-pick [data-pick="2"], [data-action="pick"]  the pick tray and its button
+//   [data-action="discard"]                       the house rule's discard button
+//   .mh-log li[data-ply][data-made-by]            the game log, in words, newest last
+//   .mh-clock                                     the time left for this turn
+//   .mh-scores tr[data-round]                     points and totals after each round
+//
+// To build: click a card, a piece and a city in any order (or a card and then
+// its site in a city); the move is sent once all three are chosen. A choice is
+// offered only if some legal move has it together with what is already chosen.
+"use strict";
+
+(() => {
+  // The stylesheet sits beside this script; the templates are not ours to edit.
+  const script = document.currentScript;
+  if (script && script.src && !document.querySelector('link[data-board-css="manhattan"]')) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = script.src.replace(/\.js(\?.*)?$/, ".css$1");
+    link.dataset.boardCss = "manhattan";
+    document.head.append(link);
+  }
+
+  const el = App.el;
+  // The sides of the board, seen from South.
+  const COMPASS = ["North", "West", "East", "South"];
+  const PLACE = /^(\d+)@(\d+)\/(\d+)$/;
+  const PICK = /^pick:(\d+)$/;
+  const DISCARD = /^discard:(\d+)$/;
+
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // A piece drawn as a little tower of its storeys.
+  function tower(storeys, seat) {
+    return el("span", { class: `mh-tower seat-bg-${seat}`, "aria-hidden": "true" },
+      ...Array.from({ length: storeys }, () => el("span", { class: "mh-floor" })));
+  }
+
+  // The legal moves, parsed into what the panels filter on.
+  function parseMoves(moves) {
+    const places = [];
+    const picks = [];
+    const discards = [];
+    for (const move of moves || []) {
+      let m = PLACE.exec(move);
+      if (m) { places.push({ move, card: +m[1], city: +m[2], storey: +m[3] }); continue; }
+      m = PICK.exec(move);
+      if (m) {
+        const counts = [0, 0, 0, 0, 0];
+        for (const digit of m[1]) counts[+digit] += 1;
+        picks.push({ move, counts, size: m[1].length });
+        continue;
+      }
+      m = DISCARD.exec(move);
+      if (m) discards.push({ move, card: +m[1] });
+    }
+    return { places, picks, discards };
+  }
+
+  App.boards.manhattan = {
+    title: "Manhattan",
+    create(container, ctx) {
+      let state = null;
+      let view = { legalMoves: [], myTurn: false, mySeat: null, players: [] };
+      let moves = { places: [], picks: [], discards: [] };
+      // What I have chosen so far this turn.
+      let chosenCard = null;
+      let chosenStorey = null;
+      let chosenCity = null;
+      let pickTray = [0, 0, 0, 0, 0]; // pieces put in the pick tray, counted by storeys
+      let hoverCard = null;
+      let seenVersion = null; // for the sounds: a new version is a turn that ended
+      let seenRound = null;
+      let seenPhase = null;
+      let logFor = null; // "match:version" of the log on screen
+      let logRequest = 0;
+      let deadline = null;
+      let previousBoard = null; // "storeys" of every site at the last paint, to mark what changed
+
+      // --- the skeleton, built once ------------------------------------------
+      const status = el("div", { class: "mh-status" });
+      const sides = {};
+      for (const direction of COMPASS) {
+        sides[direction] = el("div", { class: `mh-side mh-side-${direction.toLowerCase()}`, dataset: { direction } });
+      }
+      const citiesNode = el("div", { class: "mh-cities", role: "group", "aria-label": "The six cities" });
+      const cityNodes = {};
+      const siteNodes = {}; // "city:r,c" -> node
+      for (let city = 1; city <= 6; city++) {
+        const grid = el("div", { class: "mh-sites" });
+        for (let r = 0; r < 3; r++) {
+          for (let c = 0; c < 3; c++) {
+            const site = el("div", { class: "mh-site", dataset: { city, site: `${r},${c}`, owner: "", height: 0 } },
+              ...[0, 1, 2, 3].map((seat) => el("span", { class: `mh-storeys seat-${seat}`, dataset: { seat, storeys: 0 } })));
+            siteNodes[`${city}:${r},${c}`] = site;
+            grid.append(site);
+          }
+        }
+        const node = el("div", { class: "mh-city", dataset: { city } },
+          el("div", { class: "mh-city-name" }, `City ${city}`, el("span", { class: "mh-city-note" })), grid);
+        cityNodes[city] = node;
+        citiesNode.append(node);
+      }
+      const table = el("div", { class: "mh-table" },
+        sides.North, sides.West, citiesNode, sides.East, sides.South);
+      const logList = el("ol", { class: "mh-log-list", "aria-live": "polite" });
+      const log = el("aside", { class: "mh-log" }, el("h3", {}, "Game log"), logList);
+      const mine = el("section", { class: "mh-mine" });
+      const players = el("section", { class: "mh-players" });
+      const scores = el("section", { class: "mh-scores" });
+      const root = el("div", { class: `mh${ctx.readonly ? " readonly" : ""}` },
+        status,
+        el("div", { class: "mh-main" }, table, log),
+        mine,
+        el("div", { class: "mh-lower" }, players, scores));
+      container.replaceChildren(root);
+
+      // --- helpers -------------------------------------------------------------
+      function seatInfo(seat) { return state.seats[seat]; }
+      function direction(seat) { return seatInfo(seat).direction; }
+      function player(seat) { return (view.players || []).find((p) => p.seat === seat) || { seat }; }
+      function nameOf(seat) {
+        if (seat === view.mySeat) return "you";
+        const p = player(seat);
+        return p.username || p.bot ? App.playerName(p) : direction(seat);
+      }
+      function who(seat) {
+        return el("span", { class: "mh-who" }, el("span", { class: `swatch swatch-${seat}` }),
+          el("b", {}, direction(seat)), el("span", { class: "muted" }, ` · ${nameOf(seat)}`));
+      }
+      const canAct = () => !ctx.readonly && view.myTurn && state && state.phase !== "over";
+      const placeMoves = () => (canAct() ? moves.places : []);
+      const onlyDiscards = () => canAct() && moves.discards.length > 0 && moves.places.length === 0;
+
+      function matching({ card = chosenCard, storey = chosenStorey, city = chosenCity } = {}) {
+        return placeMoves().filter((m) => (card === null || m.card === card)
+          && (storey === null || m.storey === storey) && (city === null || m.city === city));
+      }
+      function siteOf(card) {
+        const site = state.hand_sites && state.hand_sites[String(card)];
+        return site ? site : null;
+      }
+
+      function clearChoice() {
+        chosenCard = chosenStorey = chosenCity = null;
+      }
+
+      // Drop choices that no legal move supports any more (a new state arrived).
+      function keepValidChoice() {
+        if (!canAct()) { clearChoice(); pickTray = [0, 0, 0, 0, 0]; return; }
+        if (onlyDiscards()) {
+          chosenStorey = chosenCity = null;
+          if (!moves.discards.some((d) => d.card === chosenCard)) chosenCard = null;
+          return;
+        }
+        if (chosenCard !== null && !matching({ storey: null, city: null }).length) chosenCard = null;
+        if (chosenStorey !== null && !matching({ card: null, city: null }).length) chosenStorey = null;
+        if (chosenCity !== null && !matching().length) chosenCity = null;
+        if (state.phase !== "pick") pickTray = [0, 0, 0, 0, 0];
+      }
+
+      function trySend() {
+        if (chosenCard === null || chosenCity === null) return;
+        const found = matching();
+        if (chosenStorey === null) {
+          // Card then site: with one piece that fits there, that is the move.
+          const storeys = new Set(found.map((m) => m.storey));
+          if (storeys.size !== 1) return;
+        }
+        if (found.length !== 1) return;
+        const move = found[0].move;
+        clearChoice();
+        ctx.play(move);
+      }
+
+      // --- painting ------------------------------------------------------------
+      function paint() {
+        if (!state) return;
+        paintStatus();
+        paintSides();
+        paintCities();
+        paintMine();
+        paintPlayers();
+        paintScores();
+        tickClock();
+        root.classList.toggle("my-turn", canAct());
+      }
+
+      function paintStatus() {
+        const items = [el("span", { class: "mh-round", dataset: { round: state.round } },
+          state.phase === "over" ? "Game over" : `Round ${state.round} of ${state.rounds}`)];
+        if (state.phase !== "over") {
+          items.push(el("span", { class: "mh-phase" }, state.phase === "pick" ? "picking pieces" : "building"));
+          items.push(el("span", { class: "mh-start" }, "start player ", who(state.start_player)));
+          const toMove = state.to_move[0];
+          if (toMove !== undefined) {
+            items.push(el("span", { class: "mh-to-move", dataset: { seat: toMove } },
+              toMove === view.mySeat ? el("b", {}, "your turn") : ["to move: ", who(toMove)]));
+          }
+        }
+        status.replaceChildren(...items);
+      }
+
+      function paintSides() {
+        for (const direction of COMPASS) {
+          const seat = state.seats.findIndex((s) => s.direction === direction);
+          const node = sides[direction];
+          if (seat < 0) { node.replaceChildren(direction); continue; }
+          node.dataset.seat = seat;
+          node.className = `mh-side mh-side-${direction.toLowerCase()} seat-edge-${seat}`
+            + (state.to_move.includes(seat) ? " to-move" : "") + (seat === view.mySeat ? " me" : "");
+          node.replaceChildren(el("span", { class: "mh-side-label" },
+            el("span", { class: `swatch swatch-${seat}` }), el("b", {}, direction), ` ${nameOf(seat)}`));
+        }
+      }
+
+      function paintCities() {
+        const hint = hoverCard !== null ? siteOf(hoverCard) : null;
+        const target = chosenCard !== null ? siteOf(chosenCard) : null;
+        const offeredCities = new Set(chosenCard !== null ? matching({ city: null }).map((m) => m.city) : []);
+        const changed = new Set();
+        const now = {};
+        for (const city of state.cities) {
+          for (const row of city.sites) {
+            for (const site of row) {
+              const key = `${city.city}:${site.row},${site.column}`;
+              now[key] = site.storeys.join(",");
+              if (previousBoard && previousBoard[key] !== now[key]) changed.add(key);
+            }
+          }
+        }
+        previousBoard = now;
+        for (const city of state.cities) {
+          const cityNode = cityNodes[city.city];
+          const offered = offeredCities.has(city.city);
+          cityNode.classList.toggle("offered", offered);
+          cityNode.classList.toggle("chosen", chosenCity === city.city);
+          cityNode.classList.toggle("dimmed", chosenCard !== null && !offered);
+          cityNode.setAttribute("role", offered ? "button" : "group");
+          if (offered) cityNode.tabIndex = 0; else cityNode.removeAttribute("tabindex");
+          cityNode.setAttribute("aria-label", `city ${city.city}${offered ? ": build here" : ""}`);
+          let owned = [0, 0, 0, 0];
+          for (const row of city.sites) {
+            for (const site of row) {
+              const key = `${city.city}:${site.row},${site.column}`;
+              const node = siteNodes[key];
+              if (site.owner !== null) owned[site.owner] += 1;
+              const classes = ["mh-site"];
+              if (site.owner !== null) classes.push(`owner-${site.owner}`);
+              if (hint && hint.row === site.row && hint.column === site.column) classes.push("hint");
+              if (target && target.row === site.row && target.column === site.column) {
+                classes.push("target");
+                if (offered) classes.push("offered");
+              }
+              if (changed.has(key)) classes.push("changed");
+              node.className = classes.join(" ");
+              node.dataset.owner = site.owner === null ? "" : site.owner;
+              node.dataset.height = site.height;
+              const parts = site.storeys.map((n, seat) => (n ? `${direction(seat)} ${n}` : null)).filter(Boolean);
+              node.title = `City ${city.city}, ${site.name} site: ${site.height
+                ? `${plural(site.height, "storey")} (${parts.join(", ")}), owned by ${direction(site.owner)}` : "empty"}`;
+              site.storeys.forEach((n, seat) => {
+                const cell = node.children[seat];
+                cell.dataset.storeys = n;
+                cell.textContent = n ? n : "";
+              });
+            }
+          }
+          // Who owns the most buildings here, for the +2.
+          const most = Math.max(...owned);
+          const leaders = owned.map((n, seat) => (n === most && n > 0 ? seat : null)).filter((s) => s !== null);
+          const note = cityNode.querySelector(".mh-city-note");
+          note.replaceChildren(...(leaders.length === 1
+            ? [el("span", { class: `swatch swatch-${leaders[0]}`, title: `${direction(leaders[0])} owns the most buildings here` })]
+            : []));
+        }
+      }
+
+      function pieceButton(storey, index, { offered, selected, onClick, seat }) {
+        return el("button", {
+          type: "button",
+          class: `mh-piece${selected ? " selected" : ""}${offered ? " offered" : ""}`,
+          dataset: { storey, index },
+          // Never "disabled": a disabled button gets no pointer events, and a
+          // piece should still say what it is when it cannot be chosen.
+          "aria-disabled": offered ? null : "true",
+          title: `${plural(storey, "storey")} piece`,
+          "aria-pressed": selected ? "true" : "false",
+          onclick: onClick,
+        }, tower(storey, seat), el("span", { class: "mh-piece-n" }, storey));
+      }
+
+      function cardButton(card, index, { offered, selected, onClick }) {
+        const site = siteOf(card);
+        const grid = el("span", { class: "mh-card-grid", "aria-hidden": "true" });
+        for (let r = 0; r < 3; r++) {
+          for (let c = 0; c < 3; c++) {
+            grid.append(el("span", { class: site && site.row === r && site.column === c ? "on" : "" }));
+          }
+        }
+        return el("button", {
+          type: "button",
+          class: `mh-card${selected ? " selected" : ""}${offered ? " offered" : ""}`,
+          dataset: { card, index },
+          // aria-disabled, not disabled: the hover highlight must work on every card.
+          "aria-disabled": offered ? null : "true",
+          "aria-pressed": selected ? "true" : "false",
+          title: site ? `Card ${card}: builds on the ${site.name} site of a city` : `Card ${card}`,
+          onclick: onClick,
+          onmouseenter: () => { hoverCard = card; paintCities(); },
+          onfocus: () => { hoverCard = card; paintCities(); },
+          onmouseleave: () => { if (hoverCard === card) { hoverCard = null; paintCities(); } },
+          onblur: () => { if (hoverCard === card) { hoverCard = null; paintCities(); } },
+        }, el("span", { class: "mh-card-number" }, card), grid,
+        el("span", { class: "mh-card-site" }, site ? site.name : ""));
+      }
+
+      function remainingLine(info) {
+        return el("span", { class: "mh-remaining" },
+          ...[1, 2, 3, 4].map((n) => el("span", { class: "mh-count", dataset: { storeys: n, left: info.remaining[String(n)] } },
+            tower(n, info.seat), `×${info.remaining[String(n)]}`)));
+      }
+
+      function prompt() {
+        if (ctx.readonly) return "";
+        if (state.phase === "over") return "The game is over.";
+        const toMove = state.to_move[0];
+        if (!view.myTurn) {
+          if (toMove === undefined) return "";
+          const doing = state.phase === "pick" ? "picking pieces" : "building";
+          return `${direction(toMove)}, ${nameOf(toMove)}, is ${doing}…`;
+        }
+        if (state.phase === "pick") {
+          return moves.picks.length === 1
+            ? `Round ${state.round}: your last six pieces are all that is left; take them.`
+            : `Round ${state.round}: pick six of your pieces to build with this round.`;
+        }
+        if (onlyDiscards()) {
+          return chosenCard === null
+            ? "No card, city and piece can be built: discard a card (you lose your smallest picked piece)."
+            : `Discard card ${chosenCard}?`;
+        }
+        const missing = [];
+        if (chosenCard === null) missing.push("a card");
+        if (chosenStorey === null) missing.push("a piece");
+        if (chosenCity === null) missing.push(chosenCard === null ? "a city" : "a city (or its marked site)");
+        return `Build: choose ${missing.join(", ").replace(/, ([^,]*)$/, " and $1")}.`;
+      }
+
+      function paintMine() {
+        const seat = view.mySeat;
+        if (seat === null || seat === undefined || !state.seats[seat]) {
+          mine.hidden = true;
+          return;
+        }
+        mine.hidden = false;
+        const info = seatInfo(seat);
+        const act = canAct();
+        const discarding = onlyDiscards();
+        const building = act && state.phase === "build" && !discarding;
+        // The hand.
+        const hand = state.hand || [];
+        const handCards = hand.map((card, index) => {
+          let offered = false;
+          if (building) offered = matching({ card, storey: null, city: null }).length > 0;
+          if (discarding) offered = moves.discards.some((d) => d.card === card);
+          const selected = chosenCard === card && hand.indexOf(card) === index;
+          return cardButton(card, index, {
+            offered, selected, onClick: () => {
+              if (!offered) return;
+              if (chosenCard === card) chosenCard = null;
+              else {
+                chosenCard = card;
+                if (!discarding) {
+                  if (chosenStorey !== null && !matching({ city: null }).length) chosenStorey = null;
+                  if (chosenCity !== null && !matching().length) chosenCity = null;
+                }
+              }
+              if (!discarding) trySend();
+              paint();
+            },
+          });
+        });
+        // The picked pieces.
+        const picked = info.picked || [];
+        const pieceButtons = picked.map((storey, index) => {
+          const offered = building && matching({ storey }).length > 0;
+          const selected = chosenStorey === storey && picked.indexOf(storey) === index;
+          return pieceButton(storey, index, {
+            seat, offered, selected, onClick: () => {
+              if (!offered) return;
+              chosenStorey = chosenStorey === storey ? null : storey;
+              trySend();
+              paint();
+            },
+          });
+        });
+        const blocks = [
+          el("div", { class: "mh-mine-head" },
+            el("h3", {}, "You: ", el("span", { class: `swatch swatch-${seat}` }), direction(seat)),
+            el("p", { class: "mh-prompt", dataset: { testid: "mh-prompt" } }, prompt())),
+          el("div", { class: "mh-hand-row" },
+            el("div", { class: "mh-hand" }, el("h4", {}, "Hand"),
+              el("div", { class: "mh-cards" }, ...(handCards.length ? handCards : [el("span", { class: "muted" }, "no cards")]))),
+            el("div", { class: "mh-pieces" }, el("h4", {}, `Picked for round ${state.round}`),
+              el("div", { class: "mh-piece-row" }, ...(pieceButtons.length ? pieceButtons
+                : [el("span", { class: "muted" }, state.phase === "pick" ? "not picked yet" : "all placed")]))),
+            el("div", { class: "mh-rest" }, el("h4", {}, "Still to pick"), remainingLine(info),
+              info.lost.length ? el("p", { class: "muted mh-lost" }, `lost: ${info.lost.join(", ")}`) : null)),
+        ];
+        if (act && state.phase === "pick") blocks.push(pickTrayNode(info));
+        if (discarding && chosenCard !== null) {
+          const move = moves.discards.find((d) => d.card === chosenCard);
+          blocks.push(el("div", { class: "mh-actions" },
+            el("button", { type: "button", class: "danger", dataset: { action: "discard" }, onclick: () => {
+              clearChoice();
+              ctx.play(move.move);
+            } }, `Discard card ${chosenCard}`)));
+        }
+        if (building && (chosenCard !== null || chosenStorey !== null)) {
+          blocks.push(el("div", { class: "mh-actions" },
+            el("button", { type: "button", class: "secondary", onclick: () => { clearChoice(); paint(); } }, "Clear choice")));
+        }
+        mine.replaceChildren(...blocks);
+      }
+
+      // The pick phase: put pieces in a tray; only trays some legal pick contains are possible.
+      function pickTrayNode(info) {
+        const forced = moves.picks.length === 1;
+        if (forced) pickTray = moves.picks[0].counts.slice();
+        const size = moves.picks.length ? moves.picks[0].size : 6;
+        const inTray = pickTray.reduce((a, b) => a + b, 0);
+        const fits = (counts) => moves.picks.some((p) => counts.every((n, storey) => n <= p.counts[storey]));
+        const exact = moves.picks.find((p) => p.counts.every((n, storey) => n === pickTray[storey]));
+        const adders = [1, 2, 3, 4].map((storey) => {
+          const next = pickTray.slice();
+          next[storey] += 1;
+          const left = info.remaining[String(storey)] - pickTray[storey];
+          const ok = !forced && inTray < size && fits(next);
+          return el("button", {
+            type: "button", class: "mh-pick-add", dataset: { pick: storey }, disabled: !ok,
+            title: `Add a ${storey}-storey piece (${left} left)`,
+            onclick: () => { if (ok) { pickTray = next; paint(); } },
+          }, tower(storey, info.seat), el("span", {}, `+${storey}`), el("span", { class: "muted mh-left" }, `${left} left`));
+        });
+        const chosen = [];
+        for (let storey = 1; storey <= 4; storey++) {
+          for (let i = 0; i < pickTray[storey]; i++) {
+            chosen.push(el("button", {
+              type: "button", class: "mh-piece in-tray", dataset: { pickChosen: storey }, disabled: forced,
+              title: forced ? `${storey}-storey piece` : `Take this ${storey}-storey piece out`,
+              onclick: () => { if (!forced) { pickTray[storey] -= 1; paint(); } },
+            }, tower(storey, info.seat), el("span", { class: "mh-piece-n" }, storey)));
+          }
+        }
+        for (let i = inTray; i < size; i++) chosen.push(el("span", { class: "mh-slot", "aria-hidden": "true" }));
+        return el("div", { class: "mh-pick" },
+          el("div", { class: "mh-pick-adders" }, ...adders),
+          el("div", { class: "mh-tray", "aria-label": "pieces picked" }, ...chosen),
+          el("div", { class: "mh-actions" },
+            el("button", {
+              type: "button", dataset: { action: "pick" }, disabled: !exact,
+              onclick: () => { if (exact) { pickTray = [0, 0, 0, 0, 0]; ctx.play(exact.move); } },
+            }, forced ? "Take the last six" : `Pick these ${size}`),
+            forced ? null : el("button", {
+              type: "button", class: "secondary", disabled: inTray === 0,
+              onclick: () => { pickTray = [0, 0, 0, 0, 0]; paint(); },
+            }, "Empty the tray")));
+      }
+
+      function paintPlayers() {
+        const order = state.order && state.order.length ? state.order : state.seats.map((s) => s.seat);
+        players.replaceChildren(el("h3", {}, "Players, in order of play"), el("ol", { class: "mh-seat-list" },
+          ...order.map((seat) => {
+            const info = seatInfo(seat);
+            const toMove = state.to_move.includes(seat);
+            const tags = [];
+            if (seat === state.start_player && state.phase !== "over") tags.push(el("span", { class: "mh-tag" }, "start player"));
+            if (toMove) tags.push(el("span", { class: "mh-tag go" }, "to move"));
+            if (toMove && deadline !== null && !ctx.readonly) {
+              tags.push(el("span", { class: "mh-tag mh-clock", title: "When the time runs out, a random legal move is made" }));
+            }
+            const p = player(seat);
+            return el("li", { class: `mh-seat seat-edge-${seat}${toMove ? " to-move" : ""}${seat === view.mySeat ? " me" : ""}`, dataset: { seat } },
+              el("div", { class: "mh-seat-head" }, el("span", { class: `swatch swatch-${seat}` }),
+                el("b", {}, info.direction), el("span", { class: "mh-seat-name" }, seat === view.mySeat ? "you" : App.playerName(p)),
+                ...tags,
+                el("span", { class: "mh-score", dataset: { score: info.score }, title: "score" }, `${info.score} pts`)),
+              el("div", { class: "mh-seat-detail" },
+                el("span", { class: "mh-picked", title: "picked for this round" },
+                  ...(info.picked.length ? info.picked.map((n) => tower(n, seat)) : [el("span", { class: "muted" }, "no pieces in play")])),
+                el("span", { class: "muted" }, `· ${plural(info.hand_size, "card")} · ${plural(info.buildings, "building")} · `,
+                  el("span", { title: "what this seat would score if the round ended now" }, `+${info.points_if_round_ended_now} now`))),
+              el("div", { class: "mh-seat-detail" }, el("span", { class: "muted" }, "to pick:"), remainingLine(info)));
+          })));
+      }
+
+      function paintScores() {
+        const seats = state.seats.map((s) => s.seat);
+        const head = el("tr", {}, el("th", {}, "After"), ...seats.map((seat) => el("th", { dataset: { seat } },
+          el("span", { class: `swatch swatch-${seat}` }), direction(seat))));
+        const rows = (state.after_rounds || []).map((r) => el("tr", { dataset: { round: r.round } },
+          el("th", {}, `round ${r.round}`),
+          ...seats.map((seat) => el("td", { dataset: { seat, points: r.points[seat], total: r.totals[seat] } },
+            el("b", {}, r.totals[seat]), el("span", { class: "muted" }, ` (+${r.points[seat]})`)))));
+        scores.replaceChildren(el("h3", {}, "Scores after each round"),
+          rows.length ? el("table", { class: "mh-score-table" }, el("thead", {}, head), el("tbody", {}, ...rows))
+            : el("p", { class: "muted" }, "Points are scored at the end of each round: +3 for the tallest building, +2 for the most buildings in a city, +1 per building."));
+      }
+
+      // --- the clock -----------------------------------------------------------
+      function tickClock() {
+        const clock = players.querySelector(".mh-clock");
+        if (!clock) return;
+        if (deadline === null || ctx.readonly) { clock.hidden = true; return; }
+        const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+        clock.hidden = false;
+        clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up";
+        clock.classList.toggle("urgent", left <= 10);
+      }
+      setInterval(tickClock, 1000);
+
+      // --- the game log ----------------------------------------------------------
+      async function loadLog(match) {
+        const key = `${match.id}:${match.version}`;
+        if (key === logFor) return;
+        logFor = key;
+        const request = ++logRequest;
+        let entries;
+        try {
+          entries = await App.api("GET", `/api/matches/${match.id}/moves/`);
+        } catch (error) {
+          if (request === logRequest) logFor = null; // try again at the next update
+          return;
+        }
+        if (request !== logRequest) return;
+        const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+        logList.replaceChildren(...entries.map((m) => {
+          const mark = m.made_by === "bot" ? el("span", { class: "mh-mark ai", title: "made by the AI" }, "AI")
+            : m.made_by === "timeout" ? el("span", { class: "mh-mark timeout", title: "the time ran out: a random legal move was made" }, "time out")
+              : null;
+          return el("li", { dataset: { ply: m.ply, seat: m.seat, madeBy: m.made_by || "player" }, title: m.move },
+            el("span", { class: "ply" }, `${m.ply}.`), el("span", { class: `swatch swatch-${m.seat}` }),
+            el("span", { class: "mh-log-text" }, m.text || m.move), mark);
+        }));
+        if (atBottom || entries.length) logList.scrollTop = logList.scrollHeight;
+      }
+
+      // --- the sounds: a turn ended, a round ended ----------------------------------
+      function sound(match) {
+        if (ctx.readonly || !match || !App.sound) return;
+        const version = `${match.id}:${match.version}`;
+        if (seenVersion !== null && version !== seenVersion && state.last_move) {
+          const roundOver = state.phase === "over" ? seenPhase !== "over" : state.round !== seenRound;
+          if (roundOver) App.sound.round(); else App.sound.turn();
+        }
+        seenVersion = version;
+        seenRound = state.round;
+        seenPhase = state.phase;
+      }
+
+      // --- input -------------------------------------------------------------------
+      function chooseCity(city) {
+        if (chosenCard === null || !canAct() || onlyDiscards()) return;
+        if (!matching({ city }).length) return;
+        chosenCity = city;
+        trySend();
+        paint();
+      }
+      citiesNode.addEventListener("click", (event) => {
+        const node = event.target.closest(".mh-city");
+        if (node) chooseCity(Number(node.dataset.city));
+      });
+      citiesNode.addEventListener("keydown", (event) => {
+        const node = event.target.closest(".mh-city");
+        if (node && (event.key === "Enter" || event.key === " ")) {
+          event.preventDefault();
+          chooseCity(Number(node.dataset.city));
+        }
+      });
+      root.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && (chosenCard !== null || chosenStorey !== null)) { clearChoice(); paint(); }
+      });
+
+      return {
+        render(newState, newView) {
+          state = newState;
+          view = newView || view;
+          moves = parseMoves(canAct() ? view.legalMoves : []);
+          const match = view.match;
+          deadline = match && match.status === "active" && match.turn_deadline ? Date.parse(match.turn_deadline) : null;
+          keepValidChoice();
+          if (hoverCard !== null && !(state.hand || []).includes(hoverCard)) hoverCard = null;
+          sound(match);
+          paint();
+          if (match) loadLog(match);
+        },
+      };
+    },
+  };
+})();
