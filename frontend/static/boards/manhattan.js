@@ -23,19 +23,13 @@
 // To build: click a card, a piece and a city in any order (or a card and then
 // its site in a city); the move is sent once all three are chosen. A choice is
 // offered only if some legal move has it together with what is already chosen.
+//
+// Its stylesheet, boards/manhattan.css, is linked by the room and replay
+// templates ({% board_assets %}); the lobby and settings pages link it too, for
+// the Manhattan menu and the settings form.
 "use strict";
 
 (() => {
-  // The stylesheet sits beside this script; the templates are not ours to edit.
-  const script = document.currentScript;
-  if (script && script.src && !document.querySelector('link[data-board-css="manhattan"]')) {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = script.src.replace(/\.js(\?.*)?$/, ".css$1");
-    link.dataset.boardCss = "manhattan";
-    document.head.append(link);
-  }
-
   const el = App.el;
   // The sides of the board, seen from South.
   const COMPASS = ["North", "West", "East", "South"];
