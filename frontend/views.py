@@ -62,16 +62,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def room_page(request: HttpRequest, room_id: int) -> HttpResponse:
     room = get_object_or_404(Room, pk=room_id)
-    return render(request, "frontend/room.html", {"room": room, "board_script": f"boards/{room.game}.js"})
+    return render(request, "frontend/room.html", {"room": room})
 
 
 @login_required
 @ensure_csrf_cookie
 def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("room"), pk=match_id)
-    return render(
-        request, "frontend/replay.html", {"match": match, "board_script": f"boards/{match.room.game}.js"}
-    )
+    return render(request, "frontend/replay.html", {"match": match})
 
 
 @login_required

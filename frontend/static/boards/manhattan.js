@@ -530,14 +530,16 @@
       setInterval(tickClock, 1000);
 
       // --- the game log ----------------------------------------------------------
-      async function loadLog(match) {
-        const key = `${match.id}:${match.version}`;
+      async function loadLog(match, upTo) {
+        // In a replay the log stops at the position shown (upTo = its ply).
+        const key = `${match.id}:${match.version}:${upTo ?? ""}`;
         if (key === logFor) return;
         logFor = key;
         const request = ++logRequest;
         let entries;
         try {
           entries = await App.api("GET", `/api/matches/${match.id}/moves/`);
+          if (upTo !== undefined) entries = entries.filter((m) => m.ply <= upTo);
         } catch (error) {
           if (request === logRequest) logFor = null; // try again at the next update
           return;
@@ -602,7 +604,7 @@
           if (hoverCard !== null && !(state.hand || []).includes(hoverCard)) hoverCard = null;
           sound(match);
           paint();
-          if (match) loadLog(match);
+          if (match) loadLog(match, view.ply);
         },
       };
     },
