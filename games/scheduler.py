@@ -19,6 +19,7 @@ import random
 import threading
 
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from django.db import close_old_connections
@@ -71,27 +72,46 @@ class Scheduler:
             return 0
         args = (match.room.game, player.bot, engine.serialize(state), player.seat,
                 random.Random(f"{match.seed}:{match.version}").getrandbits(32))
+        job = Thinking(Future(), match.version, player.seat)
         if self.pool is None:
-            move = choose_move(*args)
-            return self._safely(lambda: services.bot_play(
-                match_id=match.pk, version=match.version, seat=player.seat, move=move))
-        self.thinking[match.pk] = Thinking(self.pool.submit(choose_move, *args), match.version, player.seat)
+            try:
+                job.future.set_result(choose_move(*args))
+            except Exception as error:
+                job.future.set_exception(error)
+            return self._finish(match.pk, job)
+        try:
+            job.future = self.pool.submit(choose_move, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool is unusable until replaced.
+            log.error("bot worker pool broke; starting a new one")
+            self.pool = worker_pool()
+            job.future = self.pool.submit(choose_move, *args)
+        self.thinking[match.pk] = job
         return 0
 
     def _collect(self) -> int:
         stored = 0
         for match_id, job in list(self.thinking.items()):
-            if not job.future.done():
-                continue
-            del self.thinking[match_id]
-            try:
-                move = job.future.result()
-            except Exception:
-                log.exception("bot crashed in match %s; it will think again", match_id)
-                continue
-            stored += self._safely(lambda: services.bot_play(
-                match_id=match_id, version=job.version, seat=job.seat, move=move))
+            if job.future.done():
+                del self.thinking[match_id]
+                stored += self._finish(match_id, job)
         return stored
+
+    def _finish(self, match_id: int, job: Thinking) -> int:
+        """Store the bot's answer; if it crashed or answered an illegal move, play a random one.
+
+        Asking again would get the same answer (its randomness is seeded by
+        the version), so the original game's own fallback, a random legal
+        move, keeps the match going instead of looping on a broken bot.
+        """
+        try:
+            move = job.future.result()
+            return 1 if services.bot_play(match_id=match_id, version=job.version, seat=job.seat, move=move) else 0
+        except ApiError as error:
+            log.error("bot move refused in match %s: %s; playing a random move", match_id, error.detail)
+        except Exception:
+            log.exception("bot crashed in match %s; playing a random move", match_id)
+        return self._safely(lambda: services.bot_play_random(match_id=match_id, version=job.version, seat=job.seat))
 
     @staticmethod
     def _safely(write: object) -> int:

@@ -287,23 +287,44 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     return after
 
 
-@write
-def bot_play(*, match_id: int, version: int, seat: int, move: str) -> bool:
-    """Store a bot's move if the match is still where the bot saw it.
+def _bot_turn(match_id: int, version: int, seat: int) -> tuple[Match, Any] | None:
+    """The locked match and its state if ``seat`` is a bot still to move at ``version``.
 
-    The bot thinks outside the transaction (up to seconds), so by the time
-    it answers another server's scheduler may have moved, or the turn timed
+    Bots think outside the transaction (up to seconds), so by the time one
+    answers another server's scheduler may have moved, or the turn timed
     out: the version check makes the late answer a no-op, not a double move.
     """
     match = _lock_match(match_id)
     if match.status != Match.Status.ACTIVE or match.version != version:
-        return False
+        return None
     if not match.players.filter(seat=seat).exclude(bot="").exists():
-        return False
+        return None
     state = match_state(match)
     if seat not in engine_for(match.room.game).to_move(state):
+        return None
+    return match, state
+
+
+@write
+def bot_play(*, match_id: int, version: int, seat: int, move: str) -> bool:
+    """Store a bot's move if the match is still where the bot saw it."""
+    turn = _bot_turn(match_id, version, seat)
+    if turn is None:
         return False
-    _apply(match, state, seat, move, made_by=Move.MadeBy.BOT)
+    _apply(*turn, seat, move, made_by=Move.MadeBy.BOT)
+    return True
+
+
+@write
+def bot_play_random(*, match_id: int, version: int, seat: int) -> bool:
+    """A random legal move for a bot seat whose bot failed."""
+    turn = _bot_turn(match_id, version, seat)
+    if turn is None:
+        return False
+    match, state = turn
+    engine = engine_for(match.room.game)
+    action = engine.random_action(state, seat, random.Random(f"{match.seed}:{match.version}:fallback"))
+    _apply(match, state, seat, engine.format(state, action), made_by=Move.MadeBy.BOT)
     return True
 
 

@@ -189,3 +189,20 @@ def test_one_player_against_three_ai_seats_plays_a_whole_manhattan_game(alice: P
     assert len(detail["result"]["scores"]) == 4
     made_by = {m["made_by"] for m in alice.get(f"/api/matches/{match['id']}/moves/").json()}
     assert made_by == {"player", "bot"}
+
+
+@pytest.mark.parametrize("failure", ["crash", "illegal"])
+def test_a_broken_bot_falls_back_to_a_random_legal_move(alice: Player, monkeypatch: Any, failure: str) -> None:
+    from games.engines import bots
+
+    def broken(engine: Any, state: Any, seat: int, rng: Any) -> str:
+        if failure == "crash":
+            raise RuntimeError("the bot fell over")
+        return "9"  # no such column
+
+    monkeypatch.setitem(bots.BOTS, ("connect-four", "random"), broken)
+    match = start_against_bots(alice)
+    play(alice, match, "4")
+    assert Scheduler().tick() == 1
+    bot_move = Move.objects.get(ply=2)
+    assert bot_move.made_by == "bot" and bot_move.notation in [str(c) for c in range(1, 8)]
