@@ -1,6 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games.api.views import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -9,5 +11,8 @@ urlpatterns = [
     path("api/auth/", include("accounts.urls")),
     path("api/sokoban/", include("games.sokoban.urls")),
     path("api/", include("games.api.urls")),
+    # Anything else under /api/ (a typo, a missing slash, a non-numeric id)
+    # is a 404 in the API's error shape, not an HTML page or a slash redirect.
+    re_path(r"^api/", api_not_found),
     path("", include("frontend.urls")),
 ]

@@ -6,6 +6,7 @@ from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
@@ -34,8 +35,16 @@ def _credentials_page(request: HttpRequest, *, register: bool) -> HttpResponse:
                 error = "Wrong username or password."
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(request.GET.get("next") or "lobby")
+            return redirect(_safe_next(request))
     return render(request, "frontend/credentials.html", {"form": form, "error": error, "register": register})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after logging in: ``next`` only if it stays on this site."""
+    target = request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return "/"
 
 
 def register_page(request: HttpRequest) -> HttpResponse:

@@ -30,6 +30,11 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "room", "number", "status", "version", "created_at", "finished_at")
     list_filter = ("status",)
     inlines = [PlayerInline]
+    # The snapshot holds every hand and the deck, and the seed derives them:
+    # staff who also play must not read them. The log, not the admin, changes a match.
+    exclude = ("snapshot", "seed")
+    readonly_fields = ("room", "number", "status", "version", "result", "snapshot_version", "turn_deadline",
+                       "bot_turn", "finished_at")
 
 
 @admin.register(Player)
@@ -41,8 +46,14 @@ class PlayerAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("match", "ply", "seat", "notation", "created_at")
 
-    # The log is the truth: the admin may read it, never rewrite it.
+    # The log is the truth: the admin may read it, never add to it, change or delete it.
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
 

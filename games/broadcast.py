@@ -8,11 +8,13 @@ never a client that may not see them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from .models import ChatMessage, Match, Room
 from .selectors import chat_json, match_detail, match_state, room_detail
@@ -29,14 +31,48 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """The event loop the sockets live on (consumers call this on connect)."""
+    global _server_loop
+    _server_loop = loop
+
+
 def _send_group(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        loop = _server_loop
+        if isinstance(layer, InMemoryChannelLayer) and loop is not None and not loop.is_closed() and _off_loop(loop):
+            # The in-memory layer's queues belong to the sockets' loop; from a
+            # thread of our own (scheduler, solves) async_to_sync would run the
+            # send on another loop, and the consumer would only wake at the
+            # server's next housekeeping tick, up to a second later.
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
+        else:
+            async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push that fails must not undo a committed move
         log.exception("push to %s failed", group)
+
+
+def _off_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """True in our own background threads, which asgiref does not know of.
+
+    Request threads (sync views under daphne) are asgiref's: async_to_sync
+    already hands their sends to the server loop.
+    """
+    return bool(getattr(_background, "on", False))
+
+
+_background = threading.local()
+
+
+def mark_background_thread() -> None:
+    """Called by the scheduler's and the solve runner's threads when they start."""
+    _background.on = True
 
 
 def _send(room_id: int, message: dict[str, Any]) -> None:

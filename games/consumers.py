@@ -6,12 +6,13 @@ may watch; what a client receives is the view of its own seat only.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from .broadcast import room_group, user_group
+from .broadcast import remember_server_loop, room_group, user_group
 from .models import Room
 from .selectors import current_match, match_detail, room_detail, seat_of
 
@@ -31,12 +32,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        snapshot = await self._snapshot(user)
-        if snapshot is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
+        remember_server_loop(asyncio.get_running_loop())
+        # Join before reading the snapshot: a move committed in between is
+        # then pushed to us too (the page keeps the newest version), where
+        # joining after would lose it and show a stale turn until the next move.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        snapshot = await self._snapshot(user)
+        if snapshot is None:
+            await self.disconnect(CLOSE_NOT_FOUND)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         await self.accept()
         for message in snapshot:
             await self.send_json(message)

@@ -17,15 +17,16 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db import close_old_connections
 from django.utils import timezone
 
-from . import services
+from . import broadcast, services, wakeup
+from .threads import keep_connections_usable
 from .api.errors import ApiError
 from .engines.bots import choose_move
 from .models import Match
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2
 BATCH = 50
+# Bots answer within their own budgets (at most a few seconds); past this the
+# worker is presumed stuck.
+THINK_LIMIT_SECONDS = 20.0
 
 
 @dataclass
@@ -42,6 +46,7 @@ class Thinking:
     future: Future[str]
     version: int
     seat: int
+    started: float = field(default_factory=time.monotonic)
 
 
 class Scheduler:
@@ -57,10 +62,16 @@ class Scheduler:
         for match_id in list(due.values_list("id", flat=True)[:BATCH]):
             stored += self._safely(lambda: services.turn_timeout(match_id=match_id))
         stored += self._collect()
-        bots = Match.objects.filter(status=Match.Status.ACTIVE, bot_turn=True).select_related("room")
+        # Oldest waiting first, and never the ones already thinking: a burst of
+        # new games with bots must not starve the ones that were waiting.
+        bots = (
+            Match.objects.filter(status=Match.Status.ACTIVE, bot_turn=True)
+            .exclude(pk__in=list(self.thinking))
+            .select_related("room")
+            .order_by("updated_at")
+        )
         for match in list(bots[:BATCH]):
-            if match.pk not in self.thinking:
-                stored += self._think(match)
+            stored += self._think(match)
         return stored
 
     def _think(self, match: Match) -> int:
@@ -86,15 +97,25 @@ class Scheduler:
             log.error("bot worker pool broke; starting a new one")
             self.pool = worker_pool()
             job.future = self.pool.submit(choose_move, *args)
+        job.future.add_done_callback(lambda _: wakeup.wake())
         self.thinking[match.pk] = job
         return 0
 
     def _collect(self) -> int:
         stored = 0
+        now = time.monotonic()
         for match_id, job in list(self.thinking.items()):
             if job.future.done():
                 del self.thinking[match_id]
                 stored += self._finish(match_id, job)
+            elif now - job.started > THINK_LIMIT_SECONDS:
+                # A bot that never answers: the turn goes on with a random move.
+                del self.thinking[match_id]
+                job.future.cancel()
+                log.error("bot in match %s did not answer in %ss; playing a random move", match_id, THINK_LIMIT_SECONDS)
+                stored += self._safely(
+                    lambda: services.bot_play_random(match_id=match_id, version=job.version, seat=job.seat)
+                )
         return stored
 
     def _finish(self, match_id: int, job: Thinking) -> int:
@@ -124,11 +145,12 @@ class Scheduler:
         return 0
 
     def run_forever(self, stop: threading.Event) -> None:
+        broadcast.mark_background_thread()
         while not stop.is_set():
-            close_old_connections()
+            keep_connections_usable()
             try:
-                if not self.tick():
-                    stop.wait(POLL_SECONDS)
+                if not self.tick() and not stop.is_set():
+                    wakeup.wait(POLL_SECONDS)
             except Exception:
                 log.exception("scheduler tick failed")
                 stop.wait(1.0)
@@ -141,7 +163,8 @@ _thread: threading.Thread | None = None
 def worker_pool() -> ProcessPoolExecutor:
     # spawn, not fork: the server process has threads and an event loop
     # that a forked child must not inherit.
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    workers = max(1, min(4, (os.cpu_count() or 2) - 1))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def start_in_background() -> None:

@@ -41,8 +41,19 @@ def current_match(room: Room) -> Match | None:
     return room.matches.order_by("-number").first()
 
 
+def _prefetched(instance: Any, name: str) -> bool:
+    return name in getattr(instance, "_prefetched_objects_cache", {})
+
+
 def room_detail(room: Room) -> JSON:
-    match = current_match(room)
+    # In the lobby the seats and matches come prefetched for the whole page.
+    if _prefetched(room, "matches"):
+        match = max(room.matches.all(), key=lambda m: m.number, default=None)
+    else:
+        match = current_match(room)
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index) if _prefetched(room, "seats") else list(
+        room.seats.select_related("user").order_by("index")
+    )
     return {
         "id": room.pk,
         "game": room.game,
@@ -57,7 +68,7 @@ def room_detail(room: Room) -> JSON:
                 "name": seat.user.shown_name if seat.user else None,
                 "bot": seat.bot or None,
             }
-            for seat in room.seats.select_related("user").order_by("index")
+            for seat in seats
         ],
         "match": match.pk if match else None,
         "created_at": room.created_at.isoformat(),
@@ -80,7 +91,7 @@ def rooms_for_lobby(
 def matches_for(
     *, user: User | None = None, status: str | None = None, game: str | None = None
 ) -> QuerySet[Match]:
-    matches = Match.objects.select_related("room")
+    matches = Match.objects.select_related("room").prefetch_related("players__user")
     if user is not None:
         matches = matches.filter(players__user=user)
     if status:
@@ -124,6 +135,8 @@ def seat_of(match: Match, user: Any) -> int | None:
 
 def _players(match: Match) -> list[Player]:
     cached: list[Player] | None = getattr(match, "_players_cache", None)
+    if cached is None and _prefetched(match, "players"):
+        cached = sorted(match.players.all(), key=lambda p: p.seat)
     if cached is None:
         cached = list(match.players.select_related("user").order_by("seat"))
         match._players_cache = cached  # type: ignore[attr-defined]

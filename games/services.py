@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import broadcast
+from . import broadcast, wakeup
 from .api.errors import ApiError
 from .engines.base import BadNotation, BadOptions, EngineError, IllegalMove
 from .engines.registry import ENGINES
@@ -28,6 +28,7 @@ from .options import engine_options, normalize_room_options
 from .selectors import engine_for, match_state, seat_of
 
 CHAT_MAX = 500
+MOVE_MAX = 64  # the longest notation a Move row holds
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -79,7 +80,7 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
         [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
     )
     # The room push goes first so a client learns of a match before its state.
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     if room.players == 1:
         _start_match(room)
     return room
@@ -108,7 +109,7 @@ def room_join(*, user: User, room_id: int) -> Room:
     seat = free[0]
     seat.user = user
     seat.save(update_fields=["user"])
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     if len(free) == 1:
         _start_match(room)
     return room
@@ -130,7 +131,7 @@ def room_leave(*, user: User, room_id: int) -> Room:
     elif room.host_id == user.pk:
         room.host_id = remaining.user_id
     room.save(update_fields=["status", "host", "updated_at"])
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     return room
 
 
@@ -142,7 +143,7 @@ def room_rematch(*, user: User, room_id: int) -> Match:
     last = room.matches.order_by("-number").first()
     if last is None or last.status == Match.Status.ACTIVE:
         raise ApiError("match_not_over", "the current match is not over yet", 409)
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     return _start_match(room)
 
 
@@ -164,7 +165,7 @@ def room_start(*, user: User, room_id: int) -> Match:
         if seat.user_id is None and not seat.bot:
             seat.bot = level
             seat.save(update_fields=["bot"])
-    transaction.on_commit(lambda: broadcast.room_changed(room.pk))
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     return _start_match(room)
 
 
@@ -190,7 +191,7 @@ def _start_match(room: Room) -> Match:
     match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline"])
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status", "updated_at"])
-    transaction.on_commit(lambda: broadcast.match_changed(match.pk))
+    transaction.on_commit(lambda: broadcast.match_changed(match.pk), robust=True)
     return match
 
 
@@ -219,6 +220,8 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
     seat = _player_seat(match, user)
     if not isinstance(move, str) or not move.strip():
         raise ApiError("bad_notation", "move must be a non-empty string in the game's notation")
+    if len(move) > MOVE_MAX:
+        raise ApiError("bad_notation", f"a move is at most {MOVE_MAX} characters of notation")
     if isinstance(version, bool) or not isinstance(version, int):
         raise ApiError("invalid", "version must be the match version you last saw (a whole number)")
     if match.status != Match.Status.ACTIVE:
@@ -247,6 +250,8 @@ def _schedule_turn(match: Match, state: Any) -> None:
     to_move = engine.to_move(state) if match.status == Match.Status.ACTIVE else ()
     bots = {p.seat for p in match.players.all() if p.bot}
     match.bot_turn = any(seat in bots for seat in to_move)
+    if match.bot_turn:
+        transaction.on_commit(wakeup.wake)
     seconds = int(match.room.options.get("turn_seconds") or 0)
     match.turn_deadline = timezone.now() + timedelta(seconds=seconds) if to_move and seconds else None
 
@@ -259,6 +264,8 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         after = engine.apply(state, seat, action)
     except BadNotation as error:
         raise ApiError("bad_notation", str(error)) from error
+    except ValueError as error:  # a parser's int() on absurd input: still notation that does not parse
+        raise ApiError("bad_notation", f"{text[:40]!r} is not a move of this game") from error
     except IllegalMove as error:
         raise ApiError("illegal_move", str(error)) from error
     except EngineError as error:  # any other rule error is still the player's move at fault
@@ -283,7 +290,7 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     _schedule_turn(match, after)
     match.save()
     match_id = match.pk
-    transaction.on_commit(lambda: broadcast.match_changed(match_id))
+    transaction.on_commit(lambda: broadcast.match_changed(match_id), robust=True)
     return after
 
 
@@ -366,7 +373,7 @@ def match_resign(*, user: User, match_id: int) -> Match:
     match.bot_turn = False
     match.turn_deadline = None
     match.save()
-    transaction.on_commit(lambda: broadcast.match_changed(match.pk))
+    transaction.on_commit(lambda: broadcast.match_changed(match.pk), robust=True)
     return match
 
 
@@ -375,8 +382,11 @@ def match_resign(*, user: User, match_id: int) -> Match:
 
 @write
 def chat_post(*, user: User, room_id: int, text: Any) -> ChatMessage:
-    if not Room.objects.filter(pk=room_id).exists():
+    status = Room.objects.filter(pk=room_id).values_list("status", flat=True).first()
+    if status is None:
         raise ApiError("not_found", f"there is no room {room_id}", 404)
+    if status == Room.Status.CLOSED:
+        raise ApiError("room_closed", "this room is closed", 409)
     if not isinstance(text, str):
         raise ApiError("invalid", "text must be a string")
     text = text.strip()
@@ -385,5 +395,5 @@ def chat_post(*, user: User, room_id: int, text: Any) -> ChatMessage:
     if len(text) > CHAT_MAX:
         raise ApiError("invalid", f"a chat message is at most {CHAT_MAX} characters, not {len(text)}")
     message = ChatMessage.objects.create(room_id=room_id, user=user, text=text)
-    transaction.on_commit(lambda: broadcast.chat_posted(message.pk))
+    transaction.on_commit(lambda: broadcast.chat_posted(message.pk), robust=True)
     return message

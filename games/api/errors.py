@@ -62,7 +62,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         code = next((c for kind, c in _CODES.items() if isinstance(exc, kind)), "error")
     detail = _flatten(getattr(exc, "detail", str(exc)))
-    if isinstance(exc, exceptions.NotFound) and detail in ("Not found.", "No Room matches the given query."):
+    if isinstance(exc, exceptions.NotFound) and (detail == "Not found." or detail.startswith("No ")):
         detail = "not found"
     response.data = {"code": code, "detail": detail}
     if isinstance(exc, ApiError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -197,3 +198,9 @@ class MatchResign(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         services.match_resign(user=request.user, match_id=match_id)
         return Response(_detail(match_id, request))
+
+
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    path = request.path
+    hint = f"; did you mean {path}/ ?" if not path.endswith("/") else ""
+    return JsonResponse({"code": "not_found", "detail": f"there is no API endpoint {path}{hint}"}, status=404)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Least
 
@@ -41,10 +42,21 @@ class SokobanExtension(GameExtension):
         if not level_id or user is None or outcome.results[0] != "win":
             return
         moves, pushes = state.moves, state.pushes
-        updated = Progress.objects.filter(user_id=user, level_id=level_id).update(
-            best_moves=Least(F("best_moves"), moves),
-            best_pushes=Least(F("best_pushes"), pushes),
-            solves=F("solves") + 1,
-        )
-        if not updated:
-            Progress.objects.create(user_id=user, level_id=level_id, best_moves=moves, best_pushes=pushes)
+
+        def improve() -> int:
+            return Progress.objects.filter(user_id=user, level_id=level_id).update(
+                best_moves=Least(F("best_moves"), moves),
+                best_pushes=Least(F("best_pushes"), pushes),
+                solves=F("solves") + 1,
+            )
+
+        if improve():
+            return
+        try:
+            # A savepoint: if the same player solved this level in another room
+            # at the same moment, their row now exists; the winning move must
+            # not be rolled back for it.
+            with transaction.atomic():
+                Progress.objects.create(user_id=user, level_id=level_id, best_moves=moves, best_pushes=pushes)
+        except IntegrityError:
+            improve()

@@ -15,10 +15,10 @@ import threading
 import time
 from typing import Any
 
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games import broadcast
+from games.threads import keep_connections_usable
 
 from . import worker
 from .models import SolveJob
@@ -29,6 +29,29 @@ POLL_SECONDS = 0.25
 # Time given to a child past its limit to report before it is killed.
 GRACE_SECONDS = 5.0
 CANCEL_GRACE_SECONDS = 2.0
+
+
+# A running job whose process went away (a restart, a crash) is given up
+# this long after its own limit would have ended it.
+STALE_AFTER_SECONDS = 30.0
+
+
+def expire_stale_jobs() -> int:
+    """Mark running jobs that nobody can still be running as failed; returns how many."""
+    now = timezone.now()
+    expired = 0
+    for job in SolveJob.objects.filter(status=SolveJob.Status.RUNNING, started_at__isnull=False):
+        limit = job.time_limit + GRACE_SECONDS + STALE_AFTER_SECONDS
+        if (now - job.started_at).total_seconds() > limit:
+            updated = SolveJob.objects.filter(pk=job.pk, status=SolveJob.Status.RUNNING).update(
+                status=SolveJob.Status.FAILED,
+                error="the server running this solve stopped before it finished",
+                finished_at=now,
+            )
+            if updated:
+                expired += 1
+                broadcast.solve_changed(job.pk)
+    return expired
 
 
 def claim_next() -> SolveJob | None:
@@ -119,7 +142,13 @@ def run_job(job: SolveJob) -> None:
     def cancelled() -> bool:
         return SolveJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
 
-    kind, payload = solve_in_child(job.xsb, job.algorithm, job.time_limit, job.memory_limit_mb, progress, cancelled)
+    try:
+        kind, payload = solve_in_child(
+            job.xsb, job.algorithm, job.time_limit, job.memory_limit_mb, progress, cancelled
+        )
+    except Exception as error:  # never leave a job "running" behind
+        log.exception("solve %s failed", job.pk)
+        kind, payload = "error", f"the solver failed: {type(error).__name__}"
     if kind == "result":
         status = SolveJob.Status.CANCELLED if payload.get("status") == "cancelled" else SolveJob.Status.DONE
         _finish(job, status, payload)
@@ -139,9 +168,11 @@ def run_queued() -> int:
 
 
 def run_forever(stop: threading.Event) -> None:
+    broadcast.mark_background_thread()
     while not stop.is_set():
-        close_old_connections()
+        keep_connections_usable()
         try:
+            expire_stale_jobs()
             job = claim_next()
             if job is None:
                 stop.wait(POLL_SECONDS)

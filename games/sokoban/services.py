@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.db import transaction
@@ -20,7 +21,7 @@ from . import jobs
 from .collections import UPLOADS
 from .models import Level, SolveJob
 
-MAX_UPLOAD_LEVELS = 50
+MAX_UPLOAD_LEVELS = 20
 VERIFY_SECONDS = 3.0
 VERIFY_MEMORY_MB = 512
 DEFAULT_TIME_LIMIT = 30.0
@@ -52,10 +53,16 @@ def _verify(level: EngineLevel, number: int) -> str:
     return Level.Verified.UNVERIFIED
 
 
+# Verifications run one at a time per server process: uploads wait their
+# turn instead of each starting solver processes on the shared cores.
+VERIFY_SLOTS = threading.BoundedSemaphore(1)
+
+
 def level_upload(*, user: User, text: Any, title: Any = None) -> list[Level]:
     found = _parse_upload(text)
     # Verify outside the transaction: it takes seconds and needs no lock.
-    verdicts = [_verify(level, i + 1 if len(found) > 1 else 0) for i, level in enumerate(found)]
+    with VERIFY_SLOTS:
+        verdicts = [_verify(level, i + 1 if len(found) > 1 else 0) for i, level in enumerate(found)]
     return _store_levels(user=user, found=found, verdicts=verdicts, title=title)
 
 
@@ -117,7 +124,11 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
         except LevelError as error:
             raise ApiError("bad_level", str(error)) from error
     # One solve at a time per player: the machine has few cores to share.
-    running = SolveJob.objects.select_for_update().filter(
+    # Locking the player's row serialises two requests at once (a double
+    # click); locking their jobs would lock nothing when none runs yet.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    jobs.expire_stale_jobs()
+    running = SolveJob.objects.filter(
         user=user, status__in=[SolveJob.Status.QUEUED, SolveJob.Status.RUNNING]
     ).first()
     if running is not None:
@@ -127,7 +138,7 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
     job = SolveJob.objects.create(
         user=user, level=stored, xsb=xsb, algorithm=algorithm, time_limit=limit, memory_limit_mb=DEFAULT_MEMORY_MB
     )
-    transaction.on_commit(lambda: broadcast.solve_changed(job.pk))
+    transaction.on_commit(lambda: broadcast.solve_changed(job.pk), robust=True)
     return job
 
 
@@ -143,7 +154,7 @@ def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
         job.status = SolveJob.Status.CANCELLED
         job.finished_at = timezone.now()
     job.save(update_fields=["cancel_requested", "status", "finished_at"])
-    transaction.on_commit(lambda: broadcast.solve_changed(job.pk))
+    transaction.on_commit(lambda: broadcast.solve_changed(job.pk), robust=True)
     return job
 
 

@@ -205,3 +205,21 @@ def test_my_games_say_whose_turn_it_is(alice: Player, bob: Player) -> None:
     match = start_match(alice, bob)
     (line,) = bob.get("/api/matches/?player=me&status=active").json()["results"]
     assert line["to_move"] == [0] and line["id"] == match["id"]
+
+
+def test_the_lobby_and_my_games_cost_the_same_queries_for_5_or_25_rows(alice: Player, bob: Player) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def cost(url: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert alice.get(url).status_code == 200
+        return len(queries)
+
+    for _ in range(5):
+        start_match(alice, bob)
+    few_rooms, few_matches = cost("/api/rooms/"), cost("/api/matches/?player=me")
+    for _ in range(20):
+        start_match(alice, bob)
+    assert cost("/api/rooms/") == few_rooms
+    assert cost("/api/matches/?player=me") == few_matches

@@ -69,6 +69,10 @@ const App = (() => {
       timer = null;
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${roomId}/`);
+      // Channel layers forget group members after a day: a tab left open
+      // longer reconnects (and gets a fresh snapshot) every few hours.
+      const socketAtOpen = ws;
+      setTimeout(() => { if (ws === socketAtOpen && ws.readyState === 1) ws.close(4000, "refresh"); }, 6 * 3600 * 1000);
       ws.onopen = () => { delay = 500; handlers.status && handlers.status("live"); };
       ws.onmessage = (event) => {
         const message = JSON.parse(event.data);
