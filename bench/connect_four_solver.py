@@ -30,22 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.engines.connect_four_solver import Position, Solver, choose  # noqa: E402
+from bench.machine import cpu_model  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "connect4"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
 # The public C++ reference without an opening book, measured on this machine
 # (shared/data/README.md): nodes per position.
 REFERENCE_NODES = {"Test_L3_R1": 51, "Test_L2_R1": 449, "Test_L2_R2": 39_800, "Test_L1_R1": 3_300}
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def sample(lines: list[str], size: int) -> list[str]:

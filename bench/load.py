@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -37,6 +36,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine_line  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
@@ -233,7 +233,7 @@ def main() -> None:
     else:
         report = asyncio.run(run(args.url, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = ", ".join(args.url)
-    report["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    report["machine"] = machine_line()
     print(json.dumps(report, indent=2))
 
 

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engines.bots import get_bot  # noqa: E402
 from games.engines.manhattan import Manhattan  # noqa: E402
+from bench.machine import cpu_model  # noqa: E402
 
 
 def play(seed: int, bot: str, opponents: str) -> tuple[bool, int, float, list[float]]:
@@ -53,16 +54,6 @@ def play(seed: int, bot: str, opponents: str) -> tuple[bool, int, float, list[fl
 
 def _play(args: tuple[int, str, str]) -> tuple[bool, int, float, list[float]]:
     return play(*args)
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import cpu_model  # noqa: E402
 from games.engines.base import IllegalMove  # noqa: E402
 from games.engines.quoridor import (  # noqa: E402
     ACTION_OF_SLOT,
@@ -58,16 +59,6 @@ def mid_game_positions(
         if not ENGINE.is_over(state) and min(state.fences_left) > 0:
             positions.append(state)
     return positions
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:

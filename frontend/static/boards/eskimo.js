@@ -17,7 +17,6 @@
 "use strict";
 
 (() => {
-  const SVG = "http://www.w3.org/2000/svg";
   const COLUMNS = "abcde";
   const SIZE = 5;
   const SQUARE = 76;
@@ -35,17 +34,7 @@
     n: [0, 1], ne: [1, 1], e: [1, 0], se: [1, -1], s: [0, -1], sw: [-1, -1], w: [-1, 0], nw: [-1, 1],
   };
 
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === "dataset") for (const [k, v] of Object.entries(value)) node.dataset[k] = v;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    node.append(...children.filter((c) => c !== null && c !== undefined));
-    return node;
-  }
+  const svg = App.svg;
 
   function squareAt(name) {
     if (typeof name !== "string" || !/^[a-e][1-5]$/.test(name)) return null;

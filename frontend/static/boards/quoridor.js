@@ -16,7 +16,6 @@
 "use strict";
 
 (() => {
-  const SVG = "http://www.w3.org/2000/svg";
   const COLUMNS = "abcdefghi";
   const SIZE = 9;
   const SQUARE = 46; // side of a square
@@ -31,17 +30,7 @@
   const HEIGHT = TOP + INNER + FRAME + LABELS;
   const HIT = 4; // a fence slot's hit area reaches this far onto the squares beside its groove
 
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === "dataset") for (const [k, v] of Object.entries(value)) node.dataset[k] = v;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    node.append(...children.filter((c) => c !== null && c !== undefined));
-    return node;
-  }
+  const svg = App.svg;
 
   // Column 0..8 (a..i) and row 0..8 (1..9) of a square name; null for anything else.
   function squareAt(name) {

@@ -43,8 +43,7 @@ const App = (() => {
   }
 
   // el("div", {class: "x", dataset: {col: 1}, onclick: fn}, child, "text", ...)
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
+  function fill(node, attrs, children) {
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === undefined || value === null || value === false) continue;
       if (key === "dataset") Object.assign(node.dataset, value);
@@ -57,6 +56,15 @@ const App = (() => {
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
+  }
+
+  function el(tag, attrs, ...children) {
+    return fill(document.createElement(tag), attrs, children);
+  }
+
+  // The same for SVG elements (boards drawn as SVG: Quoridor, Eskimo).
+  function svg(tag, attrs, ...children) {
+    return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
   }
 
   // A room socket that reconnects with backoff; every (re)connect gets a fresh snapshot.
@@ -144,7 +152,7 @@ const App = (() => {
   }
 
   return {
-    api, el, socket, showError, resultText, outcomeFor, playerName, ApiError,
+    api, el, svg, socket, showError, resultText, outcomeFor, playerName, ApiError,
     boards: {}, username: document.body.dataset.username,
   };
 })();
