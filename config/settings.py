@@ -113,6 +113,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"boardgames-test-{os.getpid()}.sqlite3")
     }
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A connection pool per process: under ASGI each request would otherwise
+    # open (and close) its own PostgreSQL connection, a new backend each time.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
+        "timeout": 10,
+    }
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
