@@ -132,6 +132,9 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="plays"
     )
     bot = models.CharField(max_length=20, blank=True)
+    # Resigned from a game of three or more while others played on: an AI
+    # took the seat over (``bot``), and the seat's result is a loss.
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "seat"]

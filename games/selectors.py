@@ -150,6 +150,7 @@ def players_json(match: Match) -> list[JSON]:
             "username": p.user.username if p.user else None,
             "name": p.user.shown_name if p.user else None,
             "bot": p.bot or None,
+            "resigned": p.resigned,
         }
         for p in _players(match)
     ]

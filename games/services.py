@@ -20,7 +20,7 @@ from accounts.models import User
 
 from . import broadcast, wakeup
 from .api.errors import ApiError
-from .engines.base import BadNotation, BadOptions, EngineError, IllegalMove
+from .engines.base import LOSS, BadNotation, BadOptions, EngineError, IllegalMove, Outcome
 from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
@@ -211,6 +211,8 @@ def _player_seat(match: Match, user: User) -> int:
     seat = seat_of(match, user)
     if seat is None:
         raise ApiError("not_seated", "you are not playing in this match", 403)
+    if match.players.filter(seat=seat, resigned=True).exists():
+        raise ApiError("resigned", "you resigned from this match; an AI plays your seat now", 409)
     return seat
 
 
@@ -283,6 +285,7 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     match.snapshot_version = match.version
     outcome = engine.outcome(after)
     if outcome is not None:
+        outcome = _with_resignations(outcome, match)
         match.status = Match.Status.FINISHED
         match.result = outcome.to_json()
         match.finished_at = timezone.now()
@@ -358,23 +361,44 @@ def turn_timeout(*, match_id: int) -> bool:
 
 @write
 def match_resign(*, user: User, match_id: int) -> Match:
+    """Resign. With two seats, or nobody else left to play, the match ends;
+    in a game of three or more with other people still playing, an AI of the
+    room's level takes the seat over so their game goes on."""
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if match.status != Match.Status.ACTIVE:
         raise ApiError("match_over", "the match is over", 409)
-    engine = engine_for(match.room.game)
-    outcome = engine.resign(match_state(match), seat, match.room.players)
-    username = user.username
-    match.result = {**outcome.to_json(), "reason": f"{username} resigned", "resigned": seat}
-    match.status = Match.Status.FINISHED
-    match.finished_at = timezone.now()
+    state = match_state(match)
+    players = list(match.players.all())
+    others = [p for p in players if p.seat != seat and p.user_id is not None and not p.resigned]
     match.version += 1
     match.snapshot_version = match.version
-    match.bot_turn = False
-    match.turn_deadline = None
+    if len(players) > 2 and others:
+        player = next(p for p in players if p.seat == seat)
+        player.bot = str(match.room.options.get("ai") or "random")
+        player.resigned = True
+        player.save(update_fields=["bot", "resigned"])
+        _schedule_turn(match, state)
+    else:
+        engine = engine_for(match.room.game)
+        outcome = _with_resignations(engine.resign(state, seat, match.room.players), match)
+        match.result = {**outcome.to_json(), "reason": f"{user.username} resigned", "resigned": seat}
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        match.bot_turn = False
+        match.turn_deadline = None
     match.save()
     transaction.on_commit(lambda: broadcast.match_changed(match.pk), robust=True)
     return match
+
+
+def _with_resignations(outcome: Outcome, match: Match) -> Outcome:
+    """Seats that resigned earlier lose, whatever the AI that took them over achieved."""
+    resigned = set(match.players.filter(resigned=True).values_list("seat", flat=True))
+    if not resigned:
+        return outcome
+    results = tuple(LOSS if seat in resigned else result for seat, result in enumerate(outcome.results))
+    return Outcome(results, outcome.reason, outcome.scores)
 
 
 # --- chat --------------------------------------------------------------------

@@ -19,6 +19,7 @@ class SeatOut(serializers.Serializer):  # type: ignore[misc]
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
     name = serializers.CharField(allow_null=True, help_text="the display name, or the username")
+    resigned = serializers.BooleanField(required=False, help_text="match players only: resigned, an AI plays on")
     bot = serializers.CharField(allow_null=True)
 
 

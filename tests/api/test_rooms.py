@@ -70,8 +70,8 @@ def test_joining_the_last_seat_starts_the_first_match(alice: Player, bob: Player
     match = alice.get(f"/api/matches/{joined['match']}/").json()
     assert match["status"] == "active"
     assert match["players"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None},
-        {"seat": 1, "username": "bob", "name": "bob", "bot": None},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False},
+        {"seat": 1, "username": "bob", "name": "bob", "bot": None, "resigned": False},
     ]
     assert match["to_move"] == [0]
     assert match["version"] == 0

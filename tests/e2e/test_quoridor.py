@@ -278,11 +278,22 @@ def test_four_players_each_make_a_move(register: Callable[[str], Player]) -> Non
         expect(fences_left(player.page, 2)).to_have_attribute("data-fences-left", "4")
     screenshot(dave.page, "quoridor-four-players")
 
-    # alice resigns: the engine's position still has her to move, but the game is over.
+    # alice resigns: in a game of four the others play on, and an AI of the
+    # room's level takes her seat (it moves for her at once: it was her turn).
     alice.page.once("dialog", lambda dialog: dialog.accept())
     alice.page.get_by_role("button", name="Resign").click()
+    expect(alice.page.get_by_role("button", name="Resign")).to_be_hidden()
     for player in players:
-        expect(player.page.locator("#banner")).to_contain_text(f"{alice.username} resigned")
+        expect(fences_left(player.page, 1)).to_have_attribute("data-to-move", "yes")
+        expect(player.page.locator("#banner")).to_be_hidden()
+    # Each later resignation hands a seat over too, until the last person's
+    # ends the game (the engine's position may still name someone to move).
+    for quitter in players[1:]:
+        quitter.page.once("dialog", lambda dialog: dialog.accept())
+        quitter.page.get_by_role("button", name="Resign").click()
+        expect(quitter.page.get_by_role("button", name="Resign")).to_be_hidden()
+    for player in players:
+        expect(player.page.locator("#banner")).to_contain_text(f"{dave.username} resigned")
         expect(player.page.locator('#board .q-player[data-to-move="yes"]')).to_have_count(0)
         expect(player.page.locator("#board .q-pawn.to-move")).to_have_count(0)
         square(player.page, "e2").hover()

@@ -25,8 +25,8 @@ def start_against_bots(host: Player, game: str = "connect-four", **options: Any)
 def test_the_host_starts_with_free_seats_as_ai_seats(alice: Player) -> None:
     match = start_against_bots(alice, ai="random")
     assert match["players"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None},
-        {"seat": 1, "username": None, "name": None, "bot": "random"},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False},
+        {"seat": 1, "username": None, "name": None, "bot": "random", "resigned": False},
     ]
     room = alice.get(f"/api/rooms/{match['room']}/").json()
     assert room["status"] == "playing"
@@ -206,3 +206,50 @@ def test_a_broken_bot_falls_back_to_a_random_legal_move(alice: Player, monkeypat
     assert Scheduler().tick() == 1
     bot_move = Move.objects.get(ply=2)
     assert bot_move.made_by == "bot" and bot_move.notation in [str(c) for c in range(1, 8)]
+
+
+def test_resigning_from_four_player_quoridor_hands_the_seat_to_an_ai(
+    alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    room = alice.post("/api/rooms/", {"game": "quoridor", "options": {"players": 4, "ai": "random"}}).json()
+    for person in (bob, carol, dave):
+        person.post(f"/api/rooms/{room['id']}/join/")
+    match_id = alice.get(f"/api/rooms/{room['id']}/").json()["match"]
+    resigned = bob.post(f"/api/matches/{match_id}/resign/")
+    assert resigned.status_code == 200
+    detail = resigned.json()
+    assert detail["status"] == "active", "the other three play on"
+    bob_seat = next(p for p in detail["players"] if p["username"] == "bob")
+    assert bob_seat["resigned"] and bob_seat["bot"] == "random"
+    again = bob.post(f"/api/matches/{match_id}/resign/")
+    assert again.status_code == 409 and again.json()["code"] == "resigned"
+    # Play on: people move at random, the scheduler moves for bob's seat.
+    import random
+
+    rng = random.Random(3)
+    people = {p.username: p for p in (alice, carol, dave)}
+    for _ in range(600):
+        Scheduler().tick()
+        detail = alice.get(f"/api/matches/{match_id}/").json()
+        if detail["status"] != "active":
+            break
+        (seat,) = detail["to_move"]
+        mover = next(p for p in detail["players"] if p["seat"] == seat)
+        if mover["username"] == "bob":
+            continue
+        person = people[mover["username"]]
+        mine = person.get(f"/api/matches/{match_id}/").json()
+        response = play(person, mine, rng.choice(mine["legal_moves"]))
+        assert response.status_code == 201, response.json()
+    assert detail["status"] == "finished"
+    assert detail["result"]["results"][bob_seat["seat"]] == "loss"
+    assert Move.objects.filter(match_id=match_id, seat=bob_seat["seat"], made_by="bot").exists()
+    bob_move = bob.post(f"/api/matches/{match_id}/moves/", {"move": "e2", "version": detail["version"]})
+    assert bob_move.status_code == 409
+
+
+def test_the_last_person_resigning_ends_the_game(alice: Player) -> None:
+    match = start_against_bots(alice, game="manhattan", turn_seconds=0)
+    detail = alice.post(f"/api/matches/{match['id']}/resign/").json()
+    assert detail["status"] == "finished"
+    assert detail["result"]["reason"] == "alice resigned"

@@ -121,7 +121,8 @@
     banner.hidden = active;
     banner.textContent = active ? "" : App.resultText(match, me);
     banner.dataset.outcome = App.outcomeFor(match, me) || "";
-    $("resign").hidden = !active || match.seat === null;
+    const mine = match.players.find((p) => p.seat === match.seat);
+    $("resign").hidden = !active || match.seat === null || Boolean(mine && mine.resigned);
     $("rematch").hidden = active || !mySeatInRoom();
     const replay = $("replay-link");
     replay.hidden = active;
