@@ -18,10 +18,12 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
     username = (username or "").strip()
     if not username:
         raise ApiError("invalid", "username is required")
-    if len(username) > USERNAME_MAX or not all(c.isalnum() or c in "_-." for c in username):
+    # ASCII only: case-insensitive uniqueness then means the same on SQLite
+    # (whose LIKE folds only ASCII) as on PostgreSQL. Display names may be any text.
+    if len(username) > USERNAME_MAX or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in username):
         raise ApiError(
             "invalid",
-            f"a username is 1..{USERNAME_MAX} letters, digits, '_', '-' or '.'",
+            f"a username is 1..{USERNAME_MAX} letters a-z, digits, '_', '-' or '.' (set any name as display name)",
         )
     if User.objects.filter(username__iexact=username).exists():
         raise ApiError("username_taken", f"the username {username!r} is taken", status=409)

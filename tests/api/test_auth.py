@@ -33,6 +33,7 @@ def test_it_refuses_a_taken_username_in_any_case(anonymous: APIClient, alice: An
         ({"username": "has space", "password": "long-enough"}, "invalid"),
         ({"username": "x" * 31, "password": "long-enough"}, "invalid"),
         ({"username": 5, "password": "long-enough"}, "invalid"),
+        ({"username": "Émile", "password": "long-enough"}, "invalid"),
     ],
 )
 def test_it_refuses_bad_registrations(anonymous: APIClient, payload: dict[str, Any], code: str) -> None:
