@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from .models import ChatMessage, Match, Room
-from .selectors import chat_json, match_detail, match_state, room_detail
+from .selectors import chat_json, match_detail, match_state, players_of, room_detail
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def _send_group(group: str, message: dict[str, Any]) -> None:
         return
     try:
         loop = _server_loop
-        if isinstance(layer, InMemoryChannelLayer) and loop is not None and not loop.is_closed() and _off_loop(loop):
+        if isinstance(layer, InMemoryChannelLayer) and loop is not None and not loop.is_closed() and _in_background():
             # The in-memory layer's queues belong to the sockets' loop; from a
             # thread of our own (scheduler, solves) async_to_sync would run the
             # send on another loop, and the consumer would only wake at the
@@ -58,7 +58,7 @@ def _send_group(group: str, message: dict[str, Any]) -> None:
         log.exception("push to %s failed", group)
 
 
-def _off_loop(loop: asyncio.AbstractEventLoop) -> bool:
+def _in_background() -> bool:
     """True in our own background threads, which asgiref does not know of.
 
     Request threads (sync views under daphne) are asgiref's: async_to_sync
@@ -88,14 +88,14 @@ def match_views(match: Match) -> dict[str, Any]:
     """Every seat's view of ``match`` plus a spectator's, keyed by seat (``"-"`` for spectators)."""
     state = match_state(match)
     views: dict[str, Any] = {"-": match_detail(match, None, state)}
-    for player in match.players.all():
+    for player in players_of(match):
         views[str(player.seat)] = match_detail(match, player.seat, state)
     return views
 
 
 def match_changed(match_id: int) -> None:
     match = Match.objects.select_related("room").get(pk=match_id)
-    seats = {str(p.user_id): p.seat for p in match.players.all() if p.user_id is not None}
+    seats = {str(p.user_id): p.seat for p in players_of(match) if p.user_id is not None}
     _send(
         match.room_id,
         {"type": "match.changed", "match": match.pk, "seats": seats, "views": match_views(match)},

@@ -127,13 +127,14 @@ def seat_of(match: Match, user: Any) -> int | None:
     """The engine seat ``user`` plays in ``match``, or None for a spectator."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    for player in _players(match):
+    for player in players_of(match):
         if player.user_id == user.pk:
             return player.seat
     return None
 
 
-def _players(match: Match) -> list[Player]:
+def players_of(match: Match) -> list[Player]:
+    """The match's players by seat, read once per Match instance (prefetched where listed)."""
     cached: list[Player] | None = getattr(match, "_players_cache", None)
     if cached is None and _prefetched(match, "players"):
         cached = sorted(match.players.all(), key=lambda p: p.seat)
@@ -152,7 +153,7 @@ def players_json(match: Match) -> list[JSON]:
             "bot": p.bot or None,
             "resigned": p.resigned,
         }
-        for p in _players(match)
+        for p in players_of(match)
     ]
 
 
@@ -204,7 +205,7 @@ def match_summary(match: Match) -> JSON:
 
 
 def move_list(match: Match) -> list[JSON]:
-    names = {p.seat: (p.user.username if p.user else None) for p in _players(match)}
+    names = {p.seat: (p.user.username if p.user else None) for p in players_of(match)}
     return [
         {
             "ply": move.ply,

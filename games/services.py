@@ -25,7 +25,7 @@ from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import engine_options, normalize_room_options
-from .selectors import engine_for, match_state, seat_of
+from .selectors import engine_for, match_state, players_of, seat_of
 
 CHAT_MAX = 500
 MOVE_MAX = 64  # the longest notation a Move row holds
@@ -211,7 +211,7 @@ def _player_seat(match: Match, user: User) -> int:
     seat = seat_of(match, user)
     if seat is None:
         raise ApiError("not_seated", "you are not playing in this match", 403)
-    if match.players.filter(seat=seat, resigned=True).exists():
+    if players_of(match)[seat].resigned:
         raise ApiError("resigned", "you resigned from this match; an AI plays your seat now", 409)
     return seat
 
@@ -250,7 +250,7 @@ def _schedule_turn(match: Match, state: Any) -> None:
     """Set who the scheduler must act for: a bot to move, a turn deadline."""
     engine = engine_for(match.room.game)
     to_move = engine.to_move(state) if match.status == Match.Status.ACTIVE else ()
-    bots = {p.seat for p in match.players.all() if p.bot}
+    bots = {p.seat for p in players_of(match) if p.bot}
     match.bot_turn = any(seat in bots for seat in to_move)
     if match.bot_turn:
         transaction.on_commit(wakeup.wake)
@@ -307,7 +307,7 @@ def _bot_turn(match_id: int, version: int, seat: int) -> tuple[Match, Any] | Non
     match = _lock_match(match_id)
     if match.status != Match.Status.ACTIVE or match.version != version:
         return None
-    if not match.players.filter(seat=seat).exclude(bot="").exists():
+    if not players_of(match)[seat].bot:
         return None
     state = match_state(match)
     if seat not in engine_for(match.room.game).to_move(state):
@@ -369,12 +369,12 @@ def match_resign(*, user: User, match_id: int) -> Match:
     if match.status != Match.Status.ACTIVE:
         raise ApiError("match_over", "the match is over", 409)
     state = match_state(match)
-    players = list(match.players.all())
+    players = players_of(match)
     others = [p for p in players if p.seat != seat and p.user_id is not None and not p.resigned]
     match.version += 1
     match.snapshot_version = match.version
     if len(players) > 2 and others:
-        player = next(p for p in players if p.seat == seat)
+        player = players[seat]
         player.bot = str(match.room.options.get("ai") or "random")
         player.resigned = True
         player.save(update_fields=["bot", "resigned"])
@@ -394,7 +394,7 @@ def match_resign(*, user: User, match_id: int) -> Match:
 
 def _with_resignations(outcome: Outcome, match: Match) -> Outcome:
     """Seats that resigned earlier lose, whatever the AI that took them over achieved."""
-    resigned = set(match.players.filter(resigned=True).values_list("seat", flat=True))
+    resigned = {p.seat for p in players_of(match) if p.resigned}
     if not resigned:
         return outcome
     results = tuple(LOSS if seat in resigned else result for seat, result in enumerate(outcome.results))
