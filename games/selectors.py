@@ -33,6 +33,7 @@ def catalogue() -> list[JSON]:
             engine.player_counts or range(engine.min_players, engine.max_players + 1)
         )
         entry["bots"] = bot_levels(engine.slug)
+        entry["ai_levels"] = [level.to_json() for level in engine.bot_levels()]
         games.append(entry)
     return games
 

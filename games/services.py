@@ -20,7 +20,7 @@ from accounts.models import User
 
 from . import broadcast, wakeup
 from .api.errors import ApiError
-from .engines.base import LOSS, BadNotation, BadOptions, EngineError, IllegalMove, Outcome
+from .engines.base import LOSS, BadNotation, BadOptions, EngineError, IllegalMove, Outcome, places_by
 from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
@@ -393,12 +393,14 @@ def match_resign(*, user: User, match_id: int) -> Match:
 
 
 def _with_resignations(outcome: Outcome, match: Match) -> Outcome:
-    """Seats that resigned earlier lose, whatever the AI that took them over achieved."""
+    """Seats that resigned earlier lose, whatever the AI that took them over achieved,
+    and place behind every seat that played on (among themselves, as the game ranked them)."""
     resigned = {p.seat for p in players_of(match) if p.resigned}
     if not resigned:
         return outcome
     results = tuple(LOSS if seat in resigned else result for seat, result in enumerate(outcome.results))
-    return Outcome(results, outcome.reason, outcome.scores)
+    places = places_by((seat in resigned, place) for seat, place in enumerate(outcome.places))
+    return Outcome(results, outcome.reason, outcome.scores, places)
 
 
 # --- chat --------------------------------------------------------------------

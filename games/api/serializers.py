@@ -106,7 +106,10 @@ class GameOut(serializers.Serializer):  # type: ignore[misc]
     max_players = serializers.IntegerField()
     player_counts = serializers.ListField(child=serializers.IntegerField(), help_text="the seat counts allowed")
     options = serializers.JSONField()
-    bots = serializers.ListField(child=serializers.CharField())
+    bots = serializers.ListField(child=serializers.CharField(), help_text="the AI levels, by name")
+    ai_levels = serializers.ListField(
+        child=serializers.JSONField(), help_text="each AI level, weakest first: {name, description}"
+    )
 
 
 class RegisterIn(serializers.Serializer):  # type: ignore[misc]

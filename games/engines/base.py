@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -53,17 +53,46 @@ class BadOptions(EngineError):
     code = "bad_options"
 
 
+# Better results sort first: a win beats a draw beats a loss.
+_RESULT_ORDER = {WIN: 0, DRAW: 1, LOSS: 2}
+
+
+def places_by(keys: Iterable[Any]) -> tuple[int, ...]:
+    """Competition places ("1224") from one key per seat; a smaller key places higher.
+
+    Seats with equal keys share a place; the next place skips as many as
+    share it, as in a race: two seats tied for first, the next is third.
+    """
+    keys = list(keys)
+    return tuple(1 + sum(other < key for other in keys) for key in keys)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: a result per seat and a reason in words."""
+    """How a finished game ended: a result and a place per seat, and a reason in words.
+
+    ``places`` rank the seats (1 = first; tied seats share a place). Ratings
+    are computed from places, so games of three or four seats are rated by
+    who finished ahead of whom. Left empty, they follow from the results:
+    winners first, then draws, then losses, each group tied (a two-seat game's
+    win/loss/draw, or Quoridor's winner ahead of three tied losers). Games
+    that rank beyond win and loss (Manhattan by score) give their own.
+    """
 
     results: tuple[str, ...]
     reason: str
     # Final scores where the game keeps them (Manhattan); empty otherwise.
     scores: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.places:
+            object.__setattr__(self, "places", places_by(_RESULT_ORDER[r] for r in self.results))
+        if len(self.places) != len(self.results):
+            raise ValueError("an outcome needs one place per seat")
 
     def to_json(self) -> JSON:
-        data: JSON = {"results": list(self.results), "reason": self.reason}
+        data: JSON = {"results": list(self.results), "places": list(self.places), "reason": self.reason}
         if self.scores:
             data["scores"] = list(self.scores)
         return data
@@ -120,6 +149,32 @@ class OptionSpec:
 
 S = TypeVar("S")
 A = TypeVar("A")
+
+# A bot: ``(engine, state, seat, rng) -> notation``. It is handed the full
+# state because the platform holds nothing else, but a bot for a game with
+# hidden information must read only ``engine.view(state, seat)`` (Manhattan's
+# strong bot samples the hands it cannot see).
+Bot = Callable[["Engine[Any, Any]", Any, int, random.Random], str]
+
+
+def random_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Random) -> str:
+    """A uniformly random legal move: the original Manhattan's timeout rule."""
+    return engine.format(state, engine.random_action(state, seat, rng))
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A level of computer player a room may seat: its name, a line for players, its bot."""
+
+    name: str
+    description: str
+    play: Bot
+
+    def to_json(self) -> JSON:
+        return {"name": self.name, "description": self.description}
+
+
+RANDOM_LEVEL = BotLevel("random", "plays any legal move at random", random_bot)
 
 
 @dataclass(frozen=True)
@@ -268,6 +323,21 @@ class Engine(ABC, Generic[S, A]):
             state = self.play(state, seat, text)
         return state
 
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        """The computer players of this game, weakest first; ``random`` plays every game.
+
+        A game with stronger bots overrides this and imports them inside the
+        method, so loading the rules never loads a search.
+        """
+        return (RANDOM_LEVEL,)
+
+    def bot(self, level: str) -> BotLevel:
+        """The bot level called ``level``; KeyError if this game has none of that name."""
+        for bot in self.bot_levels():
+            if bot.name == level:
+                return bot
+        raise KeyError(level)
+
     def random_action(self, state: S, seat: int, rng: random.Random) -> A:
         """A uniformly random legal action (timeouts and the `random` bot use it)."""
         actions = self.legal_actions(state, seat)
@@ -276,7 +346,7 @@ class Engine(ABC, Generic[S, A]):
         return rng.choice(actions)
 
     def resign(self, state: S, seat: int, players: int) -> Outcome:
-        """The outcome when ``seat`` resigns: it loses and everyone else wins."""
+        """The outcome when ``seat`` resigns: it loses and everyone else wins (sharing first place)."""
         results = tuple(LOSS if s == seat else WIN for s in range(players))
         return Outcome(results, f"seat {seat} resigned")
 

@@ -1,48 +1,27 @@
-"""Bots: who plays a seat that no person sits in (AI seats, timeouts).
+"""Who plays a seat that no person sits in (AI seats, timeouts), looked up by level.
 
-A bot is a function ``(engine, state, seat, rng) -> notation``. It is given the
-full state because the platform holds nothing else, but a bot for a game with
-hidden information must read only ``engine.view(state, seat)`` (Manhattan's
-strong bot samples the hands it cannot see).
-
-``random`` works for every engine; games register stronger levels here, one
-line each.
+Each engine lists its own levels (``Engine.bot_levels``); this module only
+finds them by game and level, and runs one from plain data in a worker process.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-from .base import Engine
-from .connect_four_solver import perfect_bot
-from .manhattan_ai import greedy_bot, strong_bot
+from .base import Bot, random_bot
+from .registry import get_engine
 
-Bot = Callable[[Engine[Any, Any], Any, int, random.Random], str]
-
-
-def random_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Random) -> str:
-    """A uniformly random legal move: the original Manhattan's timeout rule."""
-    return engine.format(state, engine.random_action(state, seat, rng))
-
-
-# (game slug, level) -> bot. The generic levels are looked up under slug "*".
-BOTS: dict[tuple[str, str], Bot] = {
-    ("*", "random"): random_bot,
-    ("connect-four", "perfect"): perfect_bot,
-    ("manhattan", "greedy"): greedy_bot,
-    ("manhattan", "strong"): strong_bot,
-}
+__all__ = ["Bot", "bot_levels", "choose_move", "get_bot", "random_bot"]
 
 
 def get_bot(slug: str, level: str) -> Bot:
     """The bot for ``slug`` at ``level``; KeyError if there is none."""
-    return BOTS.get((slug, level)) or BOTS[("*", level)]
+    return get_engine(slug).bot(level).play
 
 
 def bot_levels(slug: str) -> list[str]:
-    return sorted({lvl for (s, lvl) in BOTS if s in (slug, "*")})
+    return sorted(bot.name for bot in get_engine(slug).bot_levels())
 
 
 def choose_move(slug: str, level: str, snapshot: dict[str, Any], seat: int, rng_seed: int) -> str:
@@ -51,8 +30,6 @@ def choose_move(slug: str, level: str, snapshot: dict[str, Any], seat: int, rng_
     The state travels as its serialisation so nothing unpicklable (or
     Django-bound) crosses the process boundary.
     """
-    from .registry import get_engine
-
     engine = get_engine(slug)
     state = engine.deserialize(snapshot)
     return get_bot(slug, level)(engine, state, seat, random.Random(rng_seed))

@@ -25,6 +25,7 @@ from .base import (
     WIN,
     BadNotation,
     BadOptions,
+    BotLevel,
     Engine,
     IllegalMove,
     OptionSpec,
@@ -76,6 +77,14 @@ class ConnectFour(Engine[ConnectFourState, int]):
     def check_options(self, options: JSON) -> None:
         if options["connect"] > max(options["columns"], options["rows"]):
             raise BadOptions("a line of that length does not fit on the board")
+
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        from .connect_four_solver import perfect_bot
+
+        return (
+            *super().bot_levels(),
+            BotLevel("perfect", "solves the position and plays the best move it finds in time", perfect_bot),
+        )
 
     def initial_state(self, players: int, options: JSON, seed: int) -> ConnectFourState:
         columns, rows, connect = options["columns"], options["rows"], options["connect"]

@@ -59,7 +59,8 @@ End of the game
     After round 4 the highest score wins. Ties on score go to the tied player
     whose own tallest building is taller; then to the tied player owning the
     most buildings; a tie after that is shared: every tied winner gets "win",
-    everybody else "loss". Final scores are in ``Outcome.scores``.
+    everybody else "loss". Final scores are in ``Outcome.scores``; every seat
+    is placed (``Outcome.places``) by the same order, ties shared.
 
 Hidden information
     A player's hand and the order of the deck. Everything else, including the
@@ -89,9 +90,11 @@ from .base import (
     WIN,
     BadNotation,
     BadOptions,
+    BotLevel,
     Engine,
     IllegalMove,
     Outcome,
+    places_by,
 )
 
 SOUTH, WEST, NORTH, EAST = 0, 1, 2, 3
@@ -327,6 +330,15 @@ class Manhattan(Engine[ManhattanState, Action]):
     max_players = PLAYERS
     # The original game gave each turn a time limit, then played a random move.
     default_turn_seconds = 60
+
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        from .manhattan_ai import greedy_bot, strong_bot
+
+        return (
+            *super().bot_levels(),
+            BotLevel("greedy", "builds where its score goes up most right now", greedy_bot),
+            BotLevel("strong", "picks big pieces and looks two turns ahead over sampled hands", strong_bot),
+        )
 
     def initial_state(self, players: int, options: JSON, seed: int) -> ManhattanState:
         if players != PLAYERS:
@@ -592,7 +604,10 @@ class Manhattan(Engine[ManhattanState, Action]):
             reason = f"{names} wins the tie on {top} points with the tallest building"
         else:
             reason = f"{names} wins the tie on {top} points with the most buildings"
-        return Outcome(results, reason, state.scores)
+        # Every seat is placed by the same order as the winner: score, then
+        # tallest building, then buildings owned; seats equal on all three tie.
+        places = places_by(tuple(-key for key in ranks[seat]) for seat in range(PLAYERS))
+        return Outcome(results, reason, state.scores, places)
 
     # --- notation --------------------------------------------------------
 

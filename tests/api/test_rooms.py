@@ -17,6 +17,8 @@ def test_the_catalogue_lists_every_game_with_its_options(anonymous: Any) -> None
     assert (c4["min_players"], c4["max_players"]) == (2, 2)
     assert {o["name"] for o in c4["options"]} >= {"players", "columns", "rows", "connect"}
     assert "random" in c4["bots"]
+    levels = {level["name"]: level["description"] for level in c4["ai_levels"]}
+    assert set(levels) == set(c4["bots"]) and all(levels.values())
 
 
 def test_creating_a_room_seats_the_creator_at_seat_zero(alice: Player) -> None:

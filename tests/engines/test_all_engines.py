@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.engines.base import BadNotation, BadOptions, Engine, IllegalMove
+from games.engines.base import BadNotation, BadOptions, Engine, IllegalMove, Outcome, places_by
 from games.engines.registry import ENGINES
 
 SLUGS = sorted(ENGINES)
@@ -67,8 +67,62 @@ def test_random_playouts_keep_every_promise_of_the_interface(slug: str) -> None:
                 assert len(outcome.results) == players
                 assert set(outcome.results) <= {"win", "loss", "draw"}
                 assert outcome.reason
+                assert_places_agree_with_results(outcome.results, outcome.places)
                 assert engine.to_move(state) == ()
             assert engine.replay(players, options, seed, log) == state
+
+
+def assert_places_agree_with_results(results: tuple[str, ...], places: tuple[int, ...]) -> None:
+    """Places are competition ranks ("1224"), and a better result never places lower."""
+    assert len(places) == len(results)
+    assert min(places) == 1
+    for place in places:
+        assert place == 1 + sum(other < place for other in places)
+    order = {"win": 0, "draw": 1, "loss": 2}
+    for a, b in [(a, b) for a in range(len(results)) for b in range(len(results))]:
+        if order[results[a]] < order[results[b]]:
+            assert places[a] < places[b], (results, places)
+    winners = [seat for seat, result in enumerate(results) if result == "win"]
+    assert all(places[seat] == 1 for seat in winners)
+
+
+def test_places_follow_from_results_where_the_game_ranks_no_further() -> None:
+    assert Outcome(("win", "loss"), "x").places == (1, 2)
+    assert Outcome(("loss", "win"), "x").places == (2, 1)
+    assert Outcome(("draw", "draw"), "x").places == (1, 1)
+    # Four-player Quoridor: the winner first, the other three tied for second.
+    assert Outcome(("loss", "loss", "win", "loss"), "x").places == (2, 2, 1, 2)
+
+
+def test_places_by_ranks_like_a_race() -> None:
+    assert places_by([3, 1, 1, 2]) == (4, 1, 1, 3)
+    assert places_by([(0, -5), (0, -7), (1, 0)]) == (2, 1, 3)
+
+
+def test_an_outcome_needs_a_place_for_every_seat() -> None:
+    with pytest.raises(ValueError):
+        Outcome(("win", "loss"), "x", places=(1,))
+
+
+@pytest.mark.parametrize("slug", [slug for slug in SLUGS if ENGINES[slug].max_players >= 2])
+def test_a_resignation_places_the_resigner_last(slug: str) -> None:
+    engine = ENGINES[slug]
+    options = engine.normalize_options({})
+    players = options["players"]
+    state = engine.initial_state(players, options, 3)
+    outcome = engine.resign(state, 1, players)
+    assert outcome.places[1] == players and all(outcome.places[s] == 1 for s in range(players) if s != 1)
+    assert outcome.to_json()["places"] == list(outcome.places)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_game_has_the_random_level_and_describes_each_level(slug: str) -> None:
+    levels = ENGINES[slug].bot_levels()
+    assert levels[0].name == "random"
+    assert len({level.name for level in levels}) == len(levels)
+    assert all(level.description and callable(level.play) for level in levels)
+    with pytest.raises(KeyError):
+        ENGINES[slug].bot("no-such-level")
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -405,6 +405,30 @@ def test_a_full_tie_is_shared_by_every_tied_winner() -> None:
     assert outcome.reason == "South and North share the win with 40 points"
 
 
+def test_every_seat_is_placed_by_score_then_tallest_then_most_buildings() -> None:
+    state = finished((40, 40, 12, 30), {
+        (1, 0, 0): ((5, 0, 0, 0), S),
+        (2, 0, 0): ((0, 6, 0, 0), W),
+        (2, 0, 1): ((0, 1, 0, 0), W),
+        (3, 0, 0): ((0, 0, 0, 9), E),
+    })
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    # West wins the tie on 40 with the taller building; East's 30 beats North's 12.
+    assert outcome.places == (2, 1, 4, 3)
+
+
+def test_seats_equal_on_every_tie_break_share_their_place() -> None:
+    state = finished((40, 12, 40, 40), {
+        (1, 0, 0): ((5, 0, 0, 0), S),
+        (2, 0, 0): ((0, 0, 5, 0), N),
+        (3, 0, 0): ((0, 0, 0, 4), E),
+    })
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert outcome.places == (1, 4, 1, 3)
+
+
 def test_the_fourth_round_ends_the_game_with_its_scores() -> None:
     state = position(round=4, turn=E, picked=((), (), (), (1,)), scores=(10, 9, 8, 7))
     after = ENGINE.play(state, E, "5@1/1")

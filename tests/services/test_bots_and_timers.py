@@ -193,14 +193,16 @@ def test_one_player_against_three_ai_seats_plays_a_whole_manhattan_game(alice: P
 
 @pytest.mark.parametrize("failure", ["crash", "illegal"])
 def test_a_broken_bot_falls_back_to_a_random_legal_move(alice: Player, monkeypatch: Any, failure: str) -> None:
-    from games.engines import bots
+    from games.engines.base import BotLevel
+    from games.engines.registry import get_engine
 
     def broken(engine: Any, state: Any, seat: int, rng: Any) -> str:
         if failure == "crash":
             raise RuntimeError("the bot fell over")
         return "9"  # no such column
 
-    monkeypatch.setitem(bots.BOTS, ("connect-four", "random"), broken)
+    engine = get_engine("connect-four")
+    monkeypatch.setattr(engine, "bot_levels", lambda: (BotLevel("random", "broken on purpose", broken),))
     match = start_against_bots(alice)
     play(alice, match, "4")
     assert Scheduler().tick() == 1
@@ -243,6 +245,9 @@ def test_resigning_from_four_player_quoridor_hands_the_seat_to_an_ai(
         assert response.status_code == 201, response.json()
     assert detail["status"] == "finished"
     assert detail["result"]["results"][bob_seat["seat"]] == "loss"
+    places = detail["result"]["places"]
+    assert places[bob_seat["seat"]] == 4, "a seat that resigned places behind everyone who played on"
+    assert sorted(places)[0] == 1
     assert Move.objects.filter(match_id=match_id, seat=bob_seat["seat"], made_by="bot").exists()
     bob_move = bob.post(f"/api/matches/{match_id}/moves/", {"move": "e2", "version": detail["version"]})
     assert bob_move.status_code == 409
