@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import serializers as s
-from games.api.errors import ApiError
-from games.api.views import ERRORS, body
+from core.api import ERRORS, body
+from core.errors import Invalid
 
+from . import serializers as s
 from . import services
 
 
@@ -21,7 +21,7 @@ def _credentials(request: Request) -> tuple[str, str]:
     data = body(request)
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
-        raise ApiError("invalid", "username and password are required")
+        raise Invalid("invalid", "username and password are required")
     return username, password
 
 
@@ -47,7 +47,7 @@ class Login(APIView):
         username, password = _credentials(request)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
-            raise ApiError("invalid_credentials", "wrong username or password", 400)
+            raise Invalid("invalid_credentials", "wrong username or password")
         token = services.token_for(user=user)
         return Response({"token": token.key, "username": user.username})
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from games.api.errors import ApiError
+from core.errors import Conflict, Invalid
 
 from .models import User
 
@@ -17,26 +17,26 @@ USERNAME_MAX = 30
 def user_register(*, username: str, password: str) -> tuple[User, Token]:
     username = (username or "").strip()
     if not username:
-        raise ApiError("invalid", "username is required")
+        raise Invalid("invalid", "username is required")
     # ASCII only: case-insensitive uniqueness then means the same on SQLite
     # (whose LIKE folds only ASCII) as on PostgreSQL. Display names may be any text.
     if len(username) > USERNAME_MAX or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in username):
-        raise ApiError(
+        raise Invalid(
             "invalid",
             f"a username is 1..{USERNAME_MAX} letters a-z, digits, '_', '-' or '.' (set any name as display name)",
         )
     if User.objects.filter(username__iexact=username).exists():
-        raise ApiError("username_taken", f"the username {username!r} is taken", status=409)
+        raise Conflict("username_taken", f"the username {username!r} is taken")
     try:
         validate_password(password)
     except DjangoValidationError as error:
-        raise ApiError("invalid", " ".join(error.messages)) from error
+        raise Invalid("invalid", " ".join(error.messages)) from error
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
             token = Token.objects.create(user=user)
     except IntegrityError as error:  # two registrations of one name at once
-        raise ApiError("username_taken", f"the username {username!r} is taken", status=409) from error
+        raise Conflict("username_taken", f"the username {username!r} is taken") from error
     return user, token
 
 
@@ -60,18 +60,18 @@ DISPLAY_NAME_MAX = 40
 def user_update(*, user: User, display_name: object = None, preferences: object = None) -> User:
     if display_name is not None:
         if not isinstance(display_name, str) or len(display_name.strip()) > DISPLAY_NAME_MAX:
-            raise ApiError("invalid", f"display_name is text of at most {DISPLAY_NAME_MAX} characters")
+            raise Invalid("invalid", f"display_name is text of at most {DISPLAY_NAME_MAX} characters")
         user.display_name = display_name.strip()
     if preferences is not None:
         if not isinstance(preferences, dict):
-            raise ApiError("invalid", "preferences must be an object")
+            raise Invalid("invalid", "preferences must be an object")
         unknown = sorted(set(preferences) - set(PREFERENCES))
         if unknown:
-            raise ApiError("invalid", f"unknown preference(s): {', '.join(unknown)}")
+            raise Invalid("invalid", f"unknown preference(s): {', '.join(unknown)}")
         for name, value in preferences.items():
             kind, low, high = PREFERENCES[name]
             if type(value) is not kind or not low <= value <= high:
-                raise ApiError("invalid", f"{name} must be a whole number from {low} to {high}")
+                raise Invalid("invalid", f"{name} must be a whole number from {low} to {high}")
         user.preferences = {**user.preferences, **preferences}
     user.save(update_fields=["display_name", "preferences"])
     return user

@@ -11,8 +11,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
+from core.errors import DomainError
 from games import selectors
-from games.api.errors import ApiError
 from games.models import Match, Room
 
 from .forms import CredentialsForm
@@ -27,8 +27,8 @@ def _credentials_page(request: HttpRequest, *, register: bool) -> HttpResponse:
         if register:
             try:
                 user, _ = accounts.user_register(username=username, password=password)
-            except ApiError as exc:
-                error = str(exc.detail)
+            except DomainError as exc:
+                error = exc.detail
         else:
             user = authenticate(request, username=username, password=password)
             if user is None:

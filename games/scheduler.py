@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from core.errors import DomainError
+
 from . import broadcast, services, wakeup
 from .threads import keep_connections_usable
-from .api.errors import ApiError
 from .engines.bots import choose_move
 from .models import Match
 from .selectors import engine_for, match_state
@@ -128,7 +129,7 @@ class Scheduler:
         try:
             move = job.future.result()
             return 1 if services.bot_play(match_id=match_id, version=job.version, seat=job.seat, move=move) else 0
-        except ApiError as error:
+        except DomainError as error:
             log.error("bot move refused in match %s: %s; playing a random move", match_id, error.detail)
         except Exception:
             log.exception("bot crashed in match %s; playing a random move", match_id)
@@ -138,8 +139,8 @@ class Scheduler:
     def _safely(write: object) -> int:
         try:
             return 1 if write() else 0  # type: ignore[operator]
-        except ApiError as error:  # an illegal bot move is a bug in the bot: log it, never loop on a crash
-            log.error("scheduler write refused: %s %s", error.error_code, error.detail)
+        except DomainError as error:  # an illegal bot move is a bug in the bot: log it, never loop on a crash
+            log.error("scheduler write refused: %s %s", error.code, error.detail)
         except Exception:
             log.exception("scheduler write failed")
         return 0

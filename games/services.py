@@ -17,10 +17,10 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from core.errors import Conflict, Forbidden, Invalid, NotFound
 
 from . import broadcast, wakeup
-from .api.errors import ApiError
-from .engines.base import LOSS, BadNotation, BadOptions, EngineError, IllegalMove, Outcome, places_by
+from .engines.base import LOSS, BadOptions, EngineError, Outcome, places_by
 from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
@@ -47,10 +47,10 @@ def write(func: Callable[P, R]) -> Callable[P, R]:
             with transaction.atomic():
                 return func(*args, **kwargs)
         except IntegrityError as error:
-            raise ApiError("conflict", "someone else changed this at the same moment; reload and retry", 409) from error
+            raise Conflict("conflict", "someone else changed this at the same moment; reload and retry") from error
         except OperationalError as error:
             if "locked" in str(error).lower():
-                raise ApiError("busy", "the server is busy; retry in a moment", 409) from error
+                raise Conflict("busy", "the server is busy; retry in a moment") from error
             raise
 
     return wrapper
@@ -63,7 +63,7 @@ def write(func: Callable[P, R]) -> Callable[P, R]:
 def room_create(*, user: User, game: str, options: Any = None) -> Room:
     if not isinstance(game, str) or game not in ENGINES:
         known = ", ".join(sorted(ENGINES))
-        raise ApiError("unknown_game", f"there is no game {game!r}; the games are: {known}")
+        raise Invalid("unknown_game", f"there is no game {game!r}; the games are: {known}")
     engine = ENGINES[game]
     options = {} if options is None else options
     preferred = user.preferences.get("default_turn_seconds")
@@ -74,7 +74,7 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
     try:
         normalized = normalize_room_options(engine, options)
     except BadOptions as error:
-        raise ApiError("bad_options", str(error)) from error
+        raise Invalid("bad_options", str(error)) from error
     room = Room.objects.create(game=game, options=normalized, host=user)
     Seat.objects.bulk_create(
         [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
@@ -92,7 +92,7 @@ def _lock_room(room_id: int) -> Room:
     try:
         return Room.objects.select_for_update().get(pk=room_id)
     except Room.DoesNotExist as error:
-        raise ApiError("not_found", f"there is no room {room_id}", 404) from error
+        raise NotFound("not_found", f"there is no room {room_id}") from error
 
 
 @write
@@ -100,12 +100,12 @@ def room_join(*, user: User, room_id: int) -> Room:
     room = _lock_room(room_id)
     seats = list(room.seats.select_for_update().order_by("index"))
     if any(seat.user_id == user.pk for seat in seats):
-        raise ApiError("already_seated", "you already have a seat in this room", 409)
+        raise Conflict("already_seated", "you already have a seat in this room")
     if room.status == Room.Status.CLOSED:
-        raise ApiError("room_closed", "this room is closed", 409)
+        raise Conflict("room_closed", "this room is closed")
     free = [seat for seat in seats if seat.user_id is None and not seat.bot]
     if room.status != Room.Status.OPEN or not free:
-        raise ApiError("room_full", "every seat in this room is taken", 409)
+        raise Conflict("room_full", "every seat in this room is taken")
     seat = free[0]
     seat.user = user
     seat.save(update_fields=["user"])
@@ -120,9 +120,9 @@ def room_leave(*, user: User, room_id: int) -> Room:
     room = _lock_room(room_id)
     seat = room.seats.select_for_update().filter(user=user).first()
     if seat is None:
-        raise ApiError("not_seated", "you have no seat in this room", 409)
+        raise Conflict("not_seated", "you have no seat in this room")
     if room.status != Room.Status.OPEN:
-        raise ApiError("match_started", "the match has started; resign instead of leaving", 409)
+        raise Conflict("match_started", "the match has started; resign instead of leaving")
     seat.user = None
     seat.save(update_fields=["user"])
     remaining = room.seats.filter(user__isnull=False).order_by("index").first()
@@ -139,10 +139,10 @@ def room_leave(*, user: User, room_id: int) -> Room:
 def room_rematch(*, user: User, room_id: int) -> Match:
     room = _lock_room(room_id)
     if not room.seats.filter(user=user).exists():
-        raise ApiError("not_seated", "only a seated player can start a rematch", 403)
+        raise Forbidden("not_seated", "only a seated player can start a rematch")
     last = room.matches.order_by("-number").first()
     if last is None or last.status == Match.Status.ACTIVE:
-        raise ApiError("match_not_over", "the current match is not over yet", 409)
+        raise Conflict("match_not_over", "the current match is not over yet")
     transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     return _start_match(room)
 
@@ -152,14 +152,14 @@ def room_start(*, user: User, room_id: int) -> Match:
     """The host starts the room now; every free seat becomes an AI seat."""
     room = _lock_room(room_id)
     if room.host_id != user.pk:
-        raise ApiError("not_host", "only the host can start this room", 403)
+        raise Forbidden("not_host", "only the host can start this room")
     if room.status == Room.Status.CLOSED:
-        raise ApiError("room_closed", "this room is closed", 409)
+        raise Conflict("room_closed", "this room is closed")
     if room.status != Room.Status.OPEN:
-        raise ApiError("already_started", "this room has already started", 409)
+        raise Conflict("already_started", "this room has already started")
     seats = list(room.seats.select_for_update())
     if not any(seat.user_id for seat in seats):
-        raise ApiError("nobody_seated", "nobody is seated: take a seat first", 409)
+        raise Conflict("nobody_seated", "nobody is seated: take a seat first")
     level = room.options.get("ai", "random")
     for seat in seats:
         if seat.user_id is None and not seat.bot:
@@ -204,15 +204,15 @@ def _lock_match(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().select_related("room").get(pk=match_id)
     except Match.DoesNotExist as error:
-        raise ApiError("not_found", f"there is no match {match_id}", 404) from error
+        raise NotFound("not_found", f"there is no match {match_id}") from error
 
 
 def _player_seat(match: Match, user: User) -> int:
     seat = seat_of(match, user)
     if seat is None:
-        raise ApiError("not_seated", "you are not playing in this match", 403)
+        raise Forbidden("not_seated", "you are not playing in this match")
     if players_of(match)[seat].resigned:
-        raise ApiError("resigned", "you resigned from this match; an AI plays your seat now", 409)
+        raise Conflict("resigned", "you resigned from this match; an AI plays your seat now")
     return seat
 
 
@@ -221,27 +221,21 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if not isinstance(move, str) or not move.strip():
-        raise ApiError("bad_notation", "move must be a non-empty string in the game's notation")
+        raise Invalid("bad_notation", "move must be a non-empty string in the game's notation")
     if len(move) > MOVE_MAX:
-        raise ApiError("bad_notation", f"a move is at most {MOVE_MAX} characters of notation")
+        raise Invalid("bad_notation", f"a move is at most {MOVE_MAX} characters of notation")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise ApiError("invalid", "version must be the match version you last saw (a whole number)")
+        raise Invalid("invalid", "version must be the match version you last saw (a whole number)")
     if match.status != Match.Status.ACTIVE:
-        raise ApiError("match_over", "the match is over", 409)
+        raise Conflict("match_over", "the match is over")
     if version != match.version:
-        raise ApiError(
-            "stale_version",
-            f"the match is at version {match.version}, not {version}; reload it",
-            409,
-        )
+        raise Conflict("stale_version", f"the match is at version {match.version}, not {version}; reload it")
     engine = engine_for(match.room.game)
     state = match_state(match)
     if seat not in engine.to_move(state):
-        raise ApiError("not_your_turn", "it is not your turn", 409)
+        raise Conflict("not_your_turn", "it is not your turn")
     if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
-        raise ApiError(
-            "turn_expired", "your time for this turn ran out; a random move is being made for you", 409
-        )
+        raise Conflict("turn_expired", "your time for this turn ran out; a random move is being made for you")
     _apply(match, state, seat, move.strip())
     return match
 
@@ -264,14 +258,11 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     try:
         action = engine.parse(state, text)
         after = engine.apply(state, seat, action)
-    except BadNotation as error:
-        raise ApiError("bad_notation", str(error)) from error
-    except ValueError as error:  # a parser's int() on absurd input: still notation that does not parse
-        raise ApiError("bad_notation", f"{text[:40]!r} is not a move of this game") from error
-    except IllegalMove as error:
-        raise ApiError("illegal_move", str(error)) from error
-    except EngineError as error:  # any other rule error is still the player's move at fault
-        raise ApiError(error.code, str(error)) from error
+    except EngineError as error:
+        # Only the engine's own notation and rule errors are the player's
+        # fault (bad_notation, illegal_move, ...); anything else it raises is
+        # a bug in the engine and must surface as one, not as a 400.
+        raise Invalid(error.code, str(error)) from error
     Move.objects.create(
         match=match,
         ply=match.moves.count() + 1,
@@ -367,7 +358,7 @@ def match_resign(*, user: User, match_id: int) -> Match:
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if match.status != Match.Status.ACTIVE:
-        raise ApiError("match_over", "the match is over", 409)
+        raise Conflict("match_over", "the match is over")
     state = match_state(match)
     players = players_of(match)
     others = [p for p in players if p.seat != seat and p.user_id is not None and not p.resigned]
@@ -410,16 +401,16 @@ def _with_resignations(outcome: Outcome, match: Match) -> Outcome:
 def chat_post(*, user: User, room_id: int, text: Any) -> ChatMessage:
     status = Room.objects.filter(pk=room_id).values_list("status", flat=True).first()
     if status is None:
-        raise ApiError("not_found", f"there is no room {room_id}", 404)
+        raise NotFound("not_found", f"there is no room {room_id}")
     if status == Room.Status.CLOSED:
-        raise ApiError("room_closed", "this room is closed", 409)
+        raise Conflict("room_closed", "this room is closed")
     if not isinstance(text, str):
-        raise ApiError("invalid", "text must be a string")
+        raise Invalid("invalid", "text must be a string")
     text = text.strip()
     if not text:
-        raise ApiError("invalid", "a chat message cannot be empty")
+        raise Invalid("invalid", "a chat message cannot be empty")
     if len(text) > CHAT_MAX:
-        raise ApiError("invalid", f"a chat message is at most {CHAT_MAX} characters, not {len(text)}")
+        raise Invalid("invalid", f"a chat message is at most {CHAT_MAX} characters, not {len(text)}")
     message = ChatMessage.objects.create(room_id=room_id, user=user, text=text)
     transaction.on_commit(lambda: broadcast.chat_posted(message.pk), robust=True)
     return message

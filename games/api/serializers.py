@@ -5,11 +5,6 @@ from __future__ import annotations
 from rest_framework import serializers
 
 
-class ErrorOut(serializers.Serializer):  # type: ignore[misc]
-    code = serializers.CharField()
-    detail = serializers.CharField()
-
-
 class RoomCreateIn(serializers.Serializer):  # type: ignore[misc]
     game = serializers.CharField(help_text="game slug, e.g. connect-four")
     options = serializers.JSONField(required=False, help_text="game options; players sets the seats")
@@ -110,31 +105,3 @@ class GameOut(serializers.Serializer):  # type: ignore[misc]
     ai_levels = serializers.ListField(
         child=serializers.JSONField(), help_text="each AI level, weakest first: {name, description}"
     )
-
-
-class RegisterIn(serializers.Serializer):  # type: ignore[misc]
-    username = serializers.CharField()
-    password = serializers.CharField()
-
-
-class RegisterOut(serializers.Serializer):  # type: ignore[misc]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
-
-
-class LoginOut(serializers.Serializer):  # type: ignore[misc]
-    token = serializers.CharField()
-    username = serializers.CharField()
-
-
-class MeOut(serializers.Serializer):  # type: ignore[misc]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-    preferences = serializers.JSONField()
-
-
-class MeIn(serializers.Serializer):  # type: ignore[misc]
-    display_name = serializers.CharField(required=False, max_length=40)
-    preferences = serializers.JSONField(required=False, help_text="volume 0-100, default_turn_seconds")

@@ -8,38 +8,17 @@ from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api import ERRORS, body, paginated
+from core.errors import Invalid, NotFound
 from games import selectors, services
 from games.models import Match, Room
 
 from . import serializers as s
-from .errors import ApiError
-
-ERRORS = {400: s.ErrorOut, 401: s.ErrorOut, 403: s.ErrorOut, 404: s.ErrorOut, 409: s.ErrorOut}
-
-
-def body(request: Request) -> dict[str, Any]:
-    """The JSON object of the request; anything else is a 400."""
-    data = request.data
-    if not hasattr(data, "get"):
-        raise ApiError("malformed_request", "the request body must be a JSON object")
-    return dict(data.items()) if not isinstance(data, dict) else data
-
-
-class Pages(PageNumberPagination):
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-
-def paginated(request: Request, view: APIView, items: Any, to_json: Any) -> Response:
-    paginator = Pages()
-    page = paginator.paginate_queryset(items, request, view=view)
-    return paginator.get_paginated_response([to_json(item) for item in page or []])
 
 
 class GameList(APIView):
@@ -62,7 +41,7 @@ class RoomList(APIView):
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Room.Status.values:
-            raise ApiError("invalid", f"status must be one of {', '.join(Room.Status.values)}")
+            raise Invalid("invalid", f"status must be one of {', '.join(Room.Status.values)}")
         params = request.query_params
         rooms = selectors.rooms_for_lobby(game=params.get("game"), status=status_filter, code=params.get("code"))
         return paginated(request, self, rooms, selectors.room_detail)
@@ -136,7 +115,7 @@ class MatchList(APIView):
         params = request.query_params
         status_filter = params.get("status")
         if status_filter and status_filter not in Match.Status.values:
-            raise ApiError("invalid", f"status must be one of {', '.join(Match.Status.values)}")
+            raise Invalid("invalid", f"status must be one of {', '.join(Match.Status.values)}")
         player = params.get("player")
         user: Any = None
         if player == "me":
@@ -146,7 +125,7 @@ class MatchList(APIView):
 
             user = User.objects.filter(username=player).first()
             if user is None:
-                raise ApiError("not_found", f"there is no player {player!r}", 404)
+                raise NotFound("not_found", f"there is no player {player!r}")
         matches = selectors.matches_for(user=user, status=status_filter, game=params.get("game"))
         return paginated(request, self, matches, selectors.match_summary)
 
@@ -175,7 +154,7 @@ class MatchMoves(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         data = body(request)
         if "version" not in data:
-            raise ApiError("invalid", "version is required: send the match version you last saw")
+            raise Invalid("invalid", "version is required: send the match version you last saw")
         services.move_make(user=request.user, match_id=match_id, move=data.get("move"), version=data["version"])
         return Response(_detail(match_id, request), status=status.HTTP_201_CREATED)
 
@@ -186,7 +165,7 @@ class MatchPosition(APIView):
         match = _match(match_id)
         plies = match.moves.count()
         if ply > plies:
-            raise ApiError("not_found", f"the match has {plies} moves; there is no position after ply {ply}", 404)
+            raise NotFound("not_found", f"the match has {plies} moves; there is no position after ply {ply}")
         engine = selectors.engine_for(match.room.game)
         state = selectors.state_after(match, ply)
         seat = selectors.seat_of(match, request.user)

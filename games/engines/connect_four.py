@@ -129,7 +129,8 @@ class ConnectFour(Engine[ConnectFourState, int]):
 
     def parse(self, state: ConnectFourState, text: str) -> int:
         stripped = text.strip() if isinstance(text, str) else ""
-        if not stripped.isdigit() or not stripped.isascii():
+        # Bounded before int(): Python refuses to convert over 4,300 digits.
+        if not stripped.isdigit() or not stripped.isascii() or len(stripped) > 3:
             raise BadNotation(
                 f"a move is a column number 1..{state.columns}, not {text!r}"
             )

@@ -96,7 +96,8 @@ def parse_square(text: str) -> Square:
     if (
         len(name) != 2
         or name[0] not in COLUMNS
-        or not name[1].isdigit()
+        # Not str.isdigit: "²" passes it and then fails int().
+        or name[1] not in "123456789"
         or not 1 <= int(name[1]) <= SIZE
     ):
         raise BadNotation(f"there is no square {text!r}; squares are a1..e5")

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.errors import ApiError
-from games.api.views import ERRORS, body, paginated
+from core.api import ERRORS, body, paginated
+from core.errors import Invalid, NotFound
 
 from . import selectors, services
 from .models import Level, SolveJob
@@ -81,7 +81,7 @@ class LevelDetail(APIView):
     def get(self, request: Request, level_id: int) -> Response:
         level = Level.objects.select_related("uploaded_by").filter(pk=level_id).first()
         if level is None:
-            raise ApiError("not_found", f"there is no level {level_id}", 404)
+            raise NotFound("not_found", f"there is no level {level_id}")
         return Response(_with_progress(request, [level])[0])
 
 
@@ -103,7 +103,7 @@ class Solve(APIView):
         wanted = request.query_params.get("status")
         if wanted:
             if wanted not in SolveJob.Status.values:
-                raise ApiError("invalid", f"status must be one of {', '.join(SolveJob.Status.values)}")
+                raise Invalid("invalid", f"status must be one of {', '.join(SolveJob.Status.values)}")
             mine = mine.filter(status=wanted)
         return Response([selectors.job_json(job) for job in mine[:50]])
 
@@ -134,10 +134,10 @@ def _job(request: Request, job_id: str) -> SolveJob:
     try:
         key = uuid.UUID(job_id)
     except ValueError:
-        raise ApiError("not_found", f"there is no solve {job_id}", 404) from None
+        raise NotFound("not_found", f"there is no solve {job_id}") from None
     job = SolveJob.objects.filter(pk=key, user=request.user).first()
     if job is None:
-        raise ApiError("not_found", f"there is no solve {job_id} of yours", 404)
+        raise NotFound("not_found", f"there is no solve {job_id} of yours")
     return job
 
 

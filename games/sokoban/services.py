@@ -10,8 +10,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
+from core.errors import Conflict, Invalid, NotFound
 from games import broadcast
-from games.api.errors import ApiError
 from games.engines.sokoban import LevelError, parse_level, parse_levels
 from games.engines.sokoban.levels import Level as EngineLevel
 from games.engines.sokoban.solver import ALGORITHMS, UNSOLVABLE
@@ -32,13 +32,13 @@ DEFAULT_MEMORY_MB = 2048
 
 def _parse_upload(text: Any) -> list[EngineLevel]:
     if not isinstance(text, str) or not text.strip():
-        raise ApiError("bad_level", "the upload is empty: send the level text (XSB or numeric) as `text`")
+        raise Invalid("bad_level", "the upload is empty: send the level text (XSB or numeric) as `text`")
     try:
         found = parse_levels(text)
     except LevelError as error:
-        raise ApiError("bad_level", str(error)) from error
+        raise Invalid("bad_level", str(error)) from error
     if len(found) > MAX_UPLOAD_LEVELS:
-        raise ApiError("bad_level", f"at most {MAX_UPLOAD_LEVELS} levels per upload, not {len(found)}")
+        raise Invalid("bad_level", f"at most {MAX_UPLOAD_LEVELS} levels per upload, not {len(found)}")
     return found
 
 
@@ -49,7 +49,7 @@ def _verify(level: EngineLevel, number: int) -> str:
         return Level.Verified.SOLVABLE
     if kind == "result" and payload.get("status") == UNSOLVABLE:
         where = f"level {number}" if number else "the level"
-        raise ApiError("unsolvable_level", f"{where} cannot be solved: the solver proved it")
+        raise Invalid("unsolvable_level", f"{where} cannot be solved: the solver proved it")
     return Level.Verified.UNVERIFIED
 
 
@@ -69,7 +69,7 @@ def level_upload(*, user: User, text: Any, title: Any = None) -> list[Level]:
 @write
 def _store_levels(*, user: User, found: list[EngineLevel], verdicts: list[str], title: Any) -> list[Level]:
     if title is not None and (not isinstance(title, str) or len(title) > 100):
-        raise ApiError("invalid", "title must be text of at most 100 characters")
+        raise Invalid("invalid", "title must be text of at most 100 characters")
     first = (Level.objects.filter(collection=UPLOADS).aggregate(n=Max("number"))["n"] or 0) + 1
     stored = []
     for offset, (level, verdict) in enumerate(zip(found, verdicts, strict=True)):
@@ -95,7 +95,7 @@ def _number(value: Any, name: str, default: float, cap: float) -> float:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= cap:
-        raise ApiError("invalid", f"{name} must be a number of seconds above 0 and at most {cap:g}")
+        raise Invalid("invalid", f"{name} must be a number of seconds above 0 and at most {cap:g}")
     return float(value)
 
 
@@ -104,25 +104,25 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
                 time_limit: Any = None) -> SolveJob:
     algorithm = algorithm or "best"
     if algorithm not in ALGORITHMS:
-        raise ApiError("invalid", f"algorithm must be one of: {', '.join(ALGORITHMS)}")
+        raise Invalid("invalid", f"algorithm must be one of: {', '.join(ALGORITHMS)}")
     limit = _number(time_limit, "time_limit", DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT)
     stored: Level | None = None
     if level_id is not None:
         if level is not None:
-            raise ApiError("invalid", "give either level or level_id, not both")
+            raise Invalid("invalid", "give either level or level_id, not both")
         if isinstance(level_id, bool) or not isinstance(level_id, int):
-            raise ApiError("invalid", "level_id must be a level's id")
+            raise Invalid("invalid", "level_id must be a level's id")
         stored = Level.objects.filter(pk=level_id).first()
         if stored is None:
-            raise ApiError("not_found", f"there is no level {level_id}", 404)
+            raise NotFound("not_found", f"there is no level {level_id}")
         xsb = stored.xsb
     else:
         if not isinstance(level, str):
-            raise ApiError("invalid", "give the level's text as `level`, or a `level_id`")
+            raise Invalid("invalid", "give the level's text as `level`, or a `level_id`")
         try:
             xsb = parse_level(level).to_xsb(title=False)
         except LevelError as error:
-            raise ApiError("bad_level", str(error)) from error
+            raise Invalid("bad_level", str(error)) from error
     # One solve at a time per player: the machine has few cores to share.
     # Locking the player's row serialises two requests at once (a double
     # click); locking their jobs would lock nothing when none runs yet.
@@ -132,8 +132,8 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
         user=user, status__in=[SolveJob.Status.QUEUED, SolveJob.Status.RUNNING]
     ).first()
     if running is not None:
-        raise ApiError(
-            "solve_in_progress", f"your solve {running.pk} is still running; cancel it first", 409, job=str(running.pk)
+        raise Conflict(
+            "solve_in_progress", f"your solve {running.pk} is still running; cancel it first", job=str(running.pk)
         )
     job = SolveJob.objects.create(
         user=user, level=stored, xsb=xsb, algorithm=algorithm, time_limit=limit, memory_limit_mb=DEFAULT_MEMORY_MB
@@ -146,9 +146,9 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
 def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
     job = SolveJob.objects.select_for_update().filter(pk=job_id, user=user).first()
     if job is None:
-        raise ApiError("not_found", f"there is no solve {job_id} of yours", 404)
+        raise NotFound("not_found", f"there is no solve {job_id} of yours")
     if job.status in (SolveJob.Status.DONE, SolveJob.Status.CANCELLED, SolveJob.Status.FAILED):
-        raise ApiError("solve_over", f"the solve is already {job.status}", 409)
+        raise Conflict("solve_over", f"the solve is already {job.status}")
     job.cancel_requested = True
     if job.status == SolveJob.Status.QUEUED:
         job.status = SolveJob.Status.CANCELLED

@@ -81,6 +81,23 @@ def test_a_full_column_is_an_illegal_move(c4_match: dict[str, Any], alice: Playe
     assert Move.objects.count() == 6
 
 
+def test_an_engine_bug_is_a_server_error_not_the_players_bad_notation(
+    c4_match: dict[str, Any], alice: Player, monkeypatch: Any
+) -> None:
+    # Only the engine's own notation and rule errors are the player's fault;
+    # a crash inside the rules must surface (a logged 500), never as a 400
+    # that blames the move.
+    engine = get_engine("connect-four")
+
+    def broken_apply(state: Any, seat: int, action: Any) -> Any:
+        raise ValueError("a bug in the rules")
+
+    monkeypatch.setattr(engine, "apply", broken_apply)
+    with pytest.raises(ValueError, match="a bug in the rules"):
+        play(alice, c4_match, "4")
+    assert not Move.objects.exists()
+
+
 def test_a_move_out_of_turn_is_a_409(c4_match: dict[str, Any], bob: Player) -> None:
     response = play(bob, c4_match, "4")
     assert response.status_code == 409

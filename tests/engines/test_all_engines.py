@@ -131,7 +131,10 @@ def test_garbage_is_bad_notation_not_a_crash(slug: str) -> None:
     options = engine.normalize_options({})
     state = engine.initial_state(options["players"], options, 7)
     seat = engine.to_move(state)[0]
-    for text in ["", "  ", "zzzz", "!!", "9" * 40, "\x00", "é"]:
+    # "²" and "①" are digits to str.isdigit but not to int(): a parser that
+    # trusts isdigit would crash where it should refuse.
+    nasty = ["²", "①", "4²", "e²", "e²h", "c²-ne", "5@3/²", "²@3/1", "pick:²²²²²²", "discard:²", "9" * 5000]
+    for text in ["", "  ", "zzzz", "!!", "9" * 40, "\x00", "é", *nasty]:
         with pytest.raises((BadNotation, IllegalMove)):
             engine.play(state, seat, text)
 

@@ -1,0 +1,63 @@
+"""The layers keep to their places: services speak the domain, the API edge speaks HTTP.
+
+Services raise domain errors (core.errors); only the API edge (core.api and
+the apps' api modules) knows of status codes and DRF. A service that imported
+the HTTP layer could not be called from the scheduler, a management command
+or a page without dragging a response shape along.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HTTP_LAYER = ("rest_framework", "drf_spectacular", "core.api", "django.http", "games.api")
+# DRF's token table is data (who holds which API key), not the HTTP layer.
+DATA_FROM_THE_HTTP_PACKAGES = ("rest_framework.authtoken.models",)
+
+
+def imports_of(path: Path) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def domain_modules() -> list[Path]:
+    """Services, selectors, the scheduler and the pushes of every app."""
+    found = []
+    for app in ("accounts", "games", "core"):
+        for path in (ROOT / app).rglob("*.py"):
+            if path.stem in {"services", "selectors", "scheduler", "broadcast", "jobs", "errors", "extension"}:
+                found.append(path)
+    return found
+
+
+def test_the_domain_modules_exist_where_this_test_looks() -> None:
+    names = {path.relative_to(ROOT).as_posix() for path in domain_modules()}
+    assert {"games/services.py", "accounts/services.py", "games/sokoban/services.py", "core/errors.py"} <= names
+
+
+def test_no_service_or_selector_imports_the_http_layer() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in domain_modules()
+        for name in imports_of(path)
+        if any(name == layer or name.startswith(layer + ".") for layer in HTTP_LAYER)
+        and name not in DATA_FROM_THE_HTTP_PACKAGES
+    ]
+    assert offenders == []
+
+
+def test_accounts_does_not_reach_into_the_games_api() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / "accounts").rglob("*.py")
+        for name in imports_of(path)
+        if name.startswith("games.api")
+    ]
+    assert offenders == []
