@@ -27,7 +27,7 @@ migrate: install
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
+	$(BIN)/python manage.py serve --port $(PORT)
 
 # Browser tests drive Debian's Chromium; nothing is downloaded by Playwright.
 browser:

@@ -229,7 +229,7 @@ def main() -> None:
     if args.spawn:
         with spawned(args.spawn, args.servers) as bases:
             report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
-        report["setup"] = f"{args.spawn}, {args.servers} daphne process(es)" + (", solver busy" if args.with_solve else "")
+        report["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", solver busy" if args.with_solve else "")
     else:
         report = asyncio.run(run(args.url, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = ", ".join(args.url)

@@ -41,7 +41,6 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -52,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
+    "core",
     "accounts",
     "games",
     "games.sokoban",
@@ -60,7 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Serves /static/ under daphne too (runserver is not what `make run` uses).
+    # Serves /static/ from the app server too (runserver is not what `make run` uses).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,10 +89,17 @@ TEMPLATES = [
     },
 ]
 
+# HTTP requests run on a fixed pool of threads (config/asgi.py); each keeps
+# its database connection from one request to the next.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "12"))
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
+        # Persistent connections (None: never closed for age). PostgreSQL
+        # below uses a pool instead, which Django requires to be 0 here.
+        conn_max_age=None,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -114,8 +121,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A connection pool per process: under ASGI each request would otherwise
-    # open (and close) its own PostgreSQL connection, a new backend each time.
+    # A connection pool per process, shared by the HTTP threads, the socket
+    # thread and the scheduler: a thread holds a PostgreSQL backend only while
+    # it works, so a busy process needs fewer backends than it has threads.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),

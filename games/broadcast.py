@@ -1,23 +1,23 @@
 """Pushes to the WebSocket groups, called only after a write commits.
 
-One group per room (``room-<id>``). A match change carries every seat's view
-and the spectators' view; each consumer forwards only the one meant for its
-own user, so another seat's hidden cards reach this server's consumers but
-never a client that may not see them.
+Groups: one per room (``room-<id>``: every socket watching it), one per user
+in a room (``room-<id>-user-<uid>``: where that user's own seat view goes),
+and one per user (``user-<uid>``: what concerns the user wherever they are).
+A seat's view, which may hold hidden cards, only ever enters its own player's
+group; everyone else gets the public view.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from .models import ChatMessage, Match, Room
-from .selectors import chat_json, match_detail, match_state, players_of, room_detail
+from .selectors import chat_json, match_detail, match_state, room_detail, seat_views
 
 log = logging.getLogger(__name__)
 
@@ -26,53 +26,77 @@ def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 
 
+def room_user_group(room_id: int, user_id: int) -> str:
+    """One user's sockets in one room: where their seat's own view goes."""
+    return f"room-{room_id}-user-{user_id}"
+
+
 def user_group(user_id: int) -> str:
     """Every socket of one user: for what concerns the user, not a room (solve jobs)."""
     return f"user-{user_id}"
 
 
 _server_loop: asyncio.AbstractEventLoop | None = None
+# A push that takes longer is given up by the caller (and logged); the
+# clients then see a version gap at the next push and refetch.
+SEND_TIMEOUT_SECONDS = 5.0
 
 
 def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """The event loop the sockets live on (consumers call this on connect)."""
+    """The event loop the sockets live on (set at start-up, and by consumers on connect)."""
     global _server_loop
     _server_loop = loop
 
 
+Push = tuple[str, dict[str, Any]]  # (group, message)
+
+
 def _send_group(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        loop = _server_loop
-        if isinstance(layer, InMemoryChannelLayer) and loop is not None and not loop.is_closed() and _in_background():
-            # The in-memory layer's queues belong to the sockets' loop; from a
-            # thread of our own (scheduler, solves) async_to_sync would run the
-            # send on another loop, and the consumer would only wake at the
-            # server's next housekeeping tick, up to a second later.
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
-        else:
-            async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a push that fails must not undo a committed move
-        log.exception("push to %s failed", group)
+    _deliver([(group, message)])
 
 
-def _in_background() -> bool:
-    """True in our own background threads, which asgiref does not know of.
+def _deliver(pushes: list[Push]) -> None:
+    """Hand pushes to the server's loop, in order, and wait until they are sent; never raise.
 
-    Request threads (sync views under daphne) are asgiref's: async_to_sync
-    already hands their sends to the server loop.
+    Pushes are made after a commit by threads that are not the loop's: the
+    HTTP pool's, the scheduler's, the solves'. The sending itself is the
+    loop's work: the in-memory layer's queues belong to that loop, and the
+    Redis layer keeps its connections per loop. All pushes of one change go
+    over in one hand-over, and the caller waits for them, so that when a
+    move's POST is answered its pushes have left, in the order they were
+    made. Without a running server loop (management commands, plain tests)
+    they are sent on a loop of its own, as asgiref does it.
     """
-    return bool(getattr(_background, "on", False))
+    layer = get_channel_layer()
+    if layer is None or not pushes:
+        return
+    loop = _server_loop
+    try:
+        if loop is not None and loop.is_running():
+            if _running_loop() is loop:
+                loop.create_task(_send_all(layer, pushes))
+            else:
+                sent = asyncio.run_coroutine_threadsafe(_send_all(layer, pushes), loop)
+                sent.result(timeout=SEND_TIMEOUT_SECONDS)
+        else:
+            async_to_sync(_send_all)(layer, pushes)
+    except Exception:  # a push that fails must not undo a committed move
+        log.exception("pushes to %s failed", ", ".join(group for group, _ in pushes))
 
 
-_background = threading.local()
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
-def mark_background_thread() -> None:
-    """Called by the scheduler's and the solve runner's threads when they start."""
-    _background.on = True
+async def _send_all(layer: Any, pushes: list[Push]) -> None:
+    for group, message in pushes:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # the layer is down or slow: the clients resync on the next version
+            log.exception("push to %s failed", group)
 
 
 def _send(room_id: int, message: dict[str, Any]) -> None:
@@ -84,22 +108,21 @@ def room_changed(room_id: int) -> None:
     _send(room_id, {"type": "room.changed", "room": room_detail(room)})
 
 
-def match_views(match: Match) -> dict[str, Any]:
-    """Every seat's view of ``match`` plus a spectator's, keyed by seat (``"-"`` for spectators)."""
+def match_changed(match: Match) -> None:
+    """Push ``match`` to its room: each seat's view to that seat's player only, the public view to the rest.
+
+    Hidden information (a Manhattan hand) is sent only to the group of the
+    one user who may see it; the public view goes to the room with the list of
+    users who get their own, so their sockets skip it.
+    """
     state = match_state(match)
-    views: dict[str, Any] = {"-": match_detail(match, None, state)}
-    for player in players_of(match):
-        views[str(player.seat)] = match_detail(match, player.seat, state)
-    return views
-
-
-def match_changed(match_id: int) -> None:
-    match = Match.objects.select_related("room").get(pk=match_id)
-    seats = {str(p.user_id): p.seat for p in players_of(match) if p.user_id is not None}
-    _send(
-        match.room_id,
-        {"type": "match.changed", "match": match.pk, "seats": seats, "views": match_views(match)},
-    )
+    own_view = seat_views(match)
+    public = {"type": "match.public", "view": match_detail(match, None, state), "skip": list(own_view)}
+    pushes: list[Push] = [(room_group(match.room_id), public)]
+    for user_id, seat in own_view.items():
+        own = {"type": "match.seat", "view": match_detail(match, seat, state)}
+        pushes.append((room_user_group(match.room_id, user_id), own))
+    _deliver(pushes)
 
 
 def chat_posted(message_id: int) -> None:

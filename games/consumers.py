@@ -11,10 +11,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.consumer import get_handler_name
 
-from .broadcast import remember_server_loop, room_group, user_group
+from .broadcast import remember_server_loop, room_group, room_user_group, user_group
 from .models import Room
-from .selectors import current_match, match_detail, room_detail, seat_of
+from .selectors import current_match, match_detail, room_detail, viewer_seat
 
 # Close codes (4000-4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
@@ -23,12 +24,24 @@ CLOSE_NOT_FOUND = 4404
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     room_id: int
-    group: str
+    groups_joined: list[str]
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, less its connection clean-up before every message.
+
+        That clean-up is a hop to a database thread per message per socket,
+        and the pushes this consumer relays touch no database; the one method
+        that does (``_snapshot``) runs through ``database_sync_to_async``,
+        which cleans up around itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
-        self.group = room_group(self.room_id)
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -36,8 +49,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # Join before reading the snapshot: a move committed in between is
         # then pushed to us too (the page keeps the newest version), where
         # joining after would lose it and show a stale turn until the next move.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        self.groups_joined = [room_group(self.room_id), room_user_group(self.room_id, user.pk), user_group(user.pk)]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         snapshot = await self._snapshot(user)
         if snapshot is None:
             await self.disconnect(CLOSE_NOT_FOUND)
@@ -48,11 +62,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json(message)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            user = self.scope.get("user")
-            if user is not None and user.is_authenticated:
-                await self.channel_layer.group_discard(user_group(user.pk), self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Clients may ask for a fresh snapshot (after a version gap); nothing else.
@@ -73,7 +85,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         messages: list[dict[str, Any]] = [{"type": "room", "room": room_detail(room)}]
         match = current_match(room)
         if match is not None:
-            messages.append({"type": "state", "match": match_detail(match, seat_of(match, user))})
+            messages.append({"type": "state", "match": match_detail(match, viewer_seat(match, user))})
         return messages
 
     # --- group events ------------------------------------------------------
@@ -81,10 +93,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "room", "room": event["room"]})
 
-    async def match_changed(self, event: dict[str, Any]) -> None:
-        seat = event["seats"].get(str(self.scope["user"].pk))
-        view = event["views"]["-" if seat is None else str(seat)]
-        await self.send_json({"type": "state", "match": view})
+    async def match_public(self, event: dict[str, Any]) -> None:
+        # Players who get their own seat's view (match.seat) skip the public one.
+        if self.scope["user"].pk not in event["skip"]:
+            await self.send_json({"type": "state", "match": event["view"]})
+
+    async def match_seat(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "state", "match": event["view"]})
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": event["message"]})

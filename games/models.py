@@ -91,6 +91,9 @@ class Match(models.Model):
     # Bumped by every write; clients send the version they saw, so a move
     # made on a stale picture of the board is refused (409 stale_version).
     version = models.PositiveIntegerField(default=0)
+    # Moves in the log; the next move is ply ``plies + 1``. Kept beside the
+    # log (in the same transaction) so a move need not count the log.
+    plies = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     # Cache of the engine's serialised state after the last move.
     snapshot = models.JSONField(null=True, blank=True)

@@ -146,7 +146,6 @@ class Scheduler:
         return 0
 
     def run_forever(self, stop: threading.Event) -> None:
-        broadcast.mark_background_thread()
         while not stop.is_set():
             keep_connections_usable()
             try:

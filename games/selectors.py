@@ -39,7 +39,11 @@ def catalogue() -> list[JSON]:
 
 
 def current_match(room: Room) -> Match | None:
-    return room.matches.order_by("-number").first()
+    """The room's latest match, read once per Room instance (a page or socket snapshot asks twice)."""
+    if "_current_match" not in room.__dict__:
+        room.__dict__["_current_match"] = room.matches.order_by("-number").first()
+    found: Match | None = room.__dict__["_current_match"]
+    return found
 
 
 def _prefetched(instance: Any, name: str) -> bool:
@@ -103,11 +107,26 @@ def matches_for(
 
 
 def match_state(match: Match) -> Any:
-    """The engine state of ``match`` now: the cached snapshot if it is current, else a replay."""
+    """The engine state of ``match`` now: the cached snapshot if it is current, else a replay.
+
+    Kept on the instance for its version, so a move's write, its pushes and
+    its response deserialise the position once between them.
+    """
+    known: tuple[int, Any] | None = getattr(match, "_state_at", None)
+    if known is not None and known[0] == match.version:
+        return known[1]
     engine = engine_for(match.room.game)
     if match.snapshot is not None and match.snapshot_version == match.version:
-        return engine.deserialize(match.snapshot)
-    return state_after(match, None)
+        state = engine.deserialize(match.snapshot)
+    else:
+        state = state_after(match, None)
+    remember_state(match, state)
+    return state
+
+
+def remember_state(match: Match, state: Any) -> None:
+    """``state`` is ``match``'s position at its current version (services call this after a move)."""
+    match._state_at = (match.version, state)  # type: ignore[attr-defined]
 
 
 def state_after(match: Match, ply: int | None) -> Any:
@@ -132,6 +151,22 @@ def seat_of(match: Match, user: Any) -> int | None:
         if player.user_id == user.pk:
             return player.seat
     return None
+
+
+def viewer_seat(match: Match, user: Any) -> int | None:
+    """The seat whose view ``user`` gets: their own, or None to watch as a spectator."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return seat_views(match).get(user.pk)
+
+
+def seat_views(match: Match) -> dict[int, int]:
+    """User id -> the seat whose view that user gets, for every player who gets one.
+
+    A player who resigned from a game of three or more watches the rest as a
+    spectator: the AI now holding the seat is dealt cards they must not see.
+    """
+    return {p.user_id: p.seat for p in players_of(match) if p.user_id is not None and not p.resigned}
 
 
 def players_of(match: Match) -> list[Player]:
@@ -159,7 +194,19 @@ def players_json(match: Match) -> list[JSON]:
 
 
 def match_detail(match: Match, seat: int | None, state: Any = None) -> JSON:
-    """The match as ``seat`` sees it (None: a spectator)."""
+    """The match as ``seat`` sees it (None: a spectator).
+
+    Built once per seat and version on this instance: a move's pushes and
+    its response share them. Callers must not change what they get.
+    """
+    built: dict[tuple[int, int | None], JSON] = match.__dict__.setdefault("_details", {})
+    key = (match.version, seat)
+    if key not in built:
+        built[key] = _match_detail(match, seat, state)
+    return built[key]
+
+
+def _match_detail(match: Match, seat: int | None, state: Any) -> JSON:
     engine = engine_for(match.room.game)
     if state is None:
         state = match_state(match)

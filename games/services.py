@@ -25,7 +25,7 @@ from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import engine_options, normalize_room_options
-from .selectors import engine_for, match_state, players_of, seat_of
+from .selectors import engine_for, match_state, players_of, remember_state, seat_of
 
 CHAT_MAX = 500
 MOVE_MAX = 64  # the longest notation a Move row holds
@@ -187,12 +187,22 @@ def _start_match(room: Room) -> Match:
     state = engine.initial_state(n, engine_options(engine, room.options), match.seed)
     match.snapshot = engine.serialize(state)
     match.snapshot_version = match.version
+    remember_state(match, state)
     _schedule_turn(match, state)
     match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline"])
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status", "updated_at"])
-    transaction.on_commit(lambda: broadcast.match_changed(match.pk), robust=True)
+    _push_match(match)
     return match
+
+
+def _push_match(match: Match) -> None:
+    """After commit, push ``match`` as this transaction left it.
+
+    The instance is handed over, not its id: what it holds (players, the
+    position) is what was just committed, so the push reads nothing again.
+    """
+    transaction.on_commit(lambda: broadcast.match_changed(match), robust=True)
 
 
 # --- moves -------------------------------------------------------------------
@@ -252,6 +262,13 @@ def _schedule_turn(match: Match, state: Any) -> None:
     match.turn_deadline = timezone.now() + timedelta(seconds=seconds) if to_move and seconds else None
 
 
+# What a move changes on its match (the seed, room and number never change).
+MOVE_FIELDS = [
+    "plies", "version", "snapshot", "snapshot_version", "status", "result", "finished_at",
+    "bot_turn", "turn_deadline", "updated_at",
+]
+
+
 def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.MadeBy.PLAYER) -> Any:
     """Ask the engine, append the move, bump the version, cache the snapshot."""
     engine = engine_for(match.room.game)
@@ -265,15 +282,17 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         raise Invalid(error.code, str(error)) from error
     Move.objects.create(
         match=match,
-        ply=match.moves.count() + 1,
+        ply=match.plies + 1,
         seat=seat,
         notation=engine.format(state, action),
         text=engine.describe(state, seat, action)[:200],
         made_by=made_by,
     )
+    match.plies += 1
     match.version += 1
     match.snapshot = engine.serialize(after)
     match.snapshot_version = match.version
+    remember_state(match, after)
     outcome = engine.outcome(after)
     if outcome is not None:
         outcome = _with_resignations(outcome, match)
@@ -282,9 +301,8 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         match.finished_at = timezone.now()
         extension_for(match.room.game).on_finished(match, after, outcome)
     _schedule_turn(match, after)
-    match.save()
-    match_id = match.pk
-    transaction.on_commit(lambda: broadcast.match_changed(match_id), robust=True)
+    match.save(update_fields=MOVE_FIELDS)
+    _push_match(match)
     return after
 
 
@@ -364,6 +382,7 @@ def match_resign(*, user: User, match_id: int) -> Match:
     others = [p for p in players if p.seat != seat and p.user_id is not None and not p.resigned]
     match.version += 1
     match.snapshot_version = match.version
+    remember_state(match, state)  # a resignation changes who plays, not the position
     if len(players) > 2 and others:
         player = players[seat]
         player.bot = str(match.room.options.get("ai") or "random")
@@ -379,7 +398,7 @@ def match_resign(*, user: User, match_id: int) -> Match:
         match.bot_turn = False
         match.turn_deadline = None
     match.save()
-    transaction.on_commit(lambda: broadcast.match_changed(match.pk), robust=True)
+    _push_match(match)
     return match
 
 

@@ -1,4 +1,4 @@
-"""Real servers for tests: daphne subprocesses, as `make run` starts them."""
+"""Real servers for tests: server processes started as `make run` starts them."""
 
 from __future__ import annotations
 
@@ -21,6 +21,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def serve_command(port: int) -> list[str]:
+    """The command `make run` serves the site with, on ``port``."""
+    return [sys.executable, "manage.py", "serve", "--port", str(port)]
+
+
 def server_env(**overrides: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update({"DEBUG": "1", "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "config.settings", "SCHEDULER": "on"})
@@ -33,13 +38,13 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 class Server:
-    """One daphne process on a free port; restartable on the same database."""
+    """One server process on a free port; restartable on the same database."""
 
     def __init__(self, env: dict[str, str], port: int | None = None) -> None:
         self.env = env
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"daphne-{self.port}.log"
+        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"server-{self.port}.log"
 
     @property
     def url(self) -> str:
@@ -52,7 +57,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                serve_command(self.port),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -61,14 +66,14 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited: see {self.log}")
+                raise RuntimeError(f"the server exited: see {self.log}")
             try:
                 urllib.request.urlopen(f"{self.url}/api/games/", timeout=1).read()
                 return self
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"daphne did not answer within {timeout}s: see {self.log}")
+        raise RuntimeError(f"the server did not answer within {timeout}s: see {self.log}")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

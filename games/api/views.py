@@ -77,7 +77,7 @@ class RoomRematch(APIView):
     @extend_schema(request=None, responses={201: s.MatchOut, **ERRORS})
     def post(self, request: Request, room_id: int) -> Response:
         match = services.room_rematch(user=request.user, room_id=room_id)
-        return Response(_detail(match.pk, request), status=status.HTTP_201_CREATED)
+        return Response(_view(match, request), status=status.HTTP_201_CREATED)
 
 
 class RoomStart(APIView):
@@ -88,7 +88,7 @@ class RoomStart(APIView):
     )
     def post(self, request: Request, room_id: int) -> Response:
         match = services.room_start(user=request.user, room_id=room_id)
-        return Response(_detail(match.pk, request), status=status.HTTP_201_CREATED)
+        return Response(_view(match, request), status=status.HTTP_201_CREATED)
 
 
 class RoomChat(APIView):
@@ -135,8 +135,12 @@ def _match(match_id: int) -> Match:
 
 
 def _detail(match_id: int, request: Request) -> dict[str, Any]:
-    match = _match(match_id)
-    return selectors.match_detail(match, selectors.seat_of(match, request.user))
+    return _view(_match(match_id), request)
+
+
+def _view(match: Match, request: Request) -> dict[str, Any]:
+    """The requester's view of ``match``; a match a write just returned is not read again."""
+    return selectors.match_detail(match, selectors.viewer_seat(match, request.user))
 
 
 class MatchDetail(APIView):
@@ -155,28 +159,28 @@ class MatchMoves(APIView):
         data = body(request)
         if "version" not in data:
             raise Invalid("invalid", "version is required: send the match version you last saw")
-        services.move_make(user=request.user, match_id=match_id, move=data.get("move"), version=data["version"])
-        return Response(_detail(match_id, request), status=status.HTTP_201_CREATED)
+        match = services.move_make(user=request.user, match_id=match_id, move=data.get("move"), version=data["version"])
+        return Response(_view(match, request), status=status.HTTP_201_CREATED)
 
 
 class MatchPosition(APIView):
     @extend_schema(responses={200: s.PositionOut, **ERRORS})
     def get(self, request: Request, match_id: int, ply: int) -> Response:
         match = _match(match_id)
-        plies = match.moves.count()
+        plies = match.plies
         if ply > plies:
             raise NotFound("not_found", f"the match has {plies} moves; there is no position after ply {ply}")
         engine = selectors.engine_for(match.room.game)
         state = selectors.state_after(match, ply)
-        seat = selectors.seat_of(match, request.user)
+        seat = selectors.viewer_seat(match, request.user)
         return Response({"ply": ply, "plies": plies, "state": engine.view(state, seat)})
 
 
 class MatchResign(APIView):
     @extend_schema(request=None, responses={200: s.MatchOut, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_resign(user=request.user, match_id=match_id)
-        return Response(_detail(match_id, request))
+        match = services.match_resign(user=request.user, match_id=match_id)
+        return Response(_view(match, request))
 
 
 def api_not_found(request: HttpRequest) -> JsonResponse:

@@ -168,7 +168,6 @@ def run_queued() -> int:
 
 
 def run_forever(stop: threading.Event) -> None:
-    broadcast.mark_background_thread()
     while not stop.is_set():
         keep_connections_usable()
         try:

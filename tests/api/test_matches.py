@@ -98,6 +98,25 @@ def test_an_engine_bug_is_a_server_error_not_the_players_bad_notation(
     assert not Move.objects.exists()
 
 
+def test_the_match_counts_its_log_as_it_grows(c4_match: dict[str, Any], alice: Player, bob: Player) -> None:
+    play_out(c4_match, [alice, bob], "4433")
+    assert Match.objects.get().plies == Move.objects.count() == 4
+    assert list(Move.objects.values_list("ply", flat=True)) == [1, 2, 3, 4]
+
+
+def test_the_migration_counts_the_logs_of_existing_matches(
+    c4_match: dict[str, Any], alice: Player, bob: Player
+) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    play_out(c4_match, [alice, bob], "443")
+    Match.objects.update(plies=0)
+    importlib.import_module("games.migrations.0004_match_plies").count_the_logs(apps, None)
+    assert Match.objects.get().plies == 3
+
+
 def test_a_move_out_of_turn_is_a_409(c4_match: dict[str, Any], bob: Player) -> None:
     response = play(bob, c4_match, "4")
     assert response.status_code == 409

@@ -1,4 +1,4 @@
-"""Browser tests: a real daphne server, the way `make run` serves the site, driven by Chromium.
+"""Browser tests: a real server, the way `make run` serves the site, driven by Chromium.
 
 The server is a subprocess with its own SQLite file (migrated first), DEBUG on
 and the in-memory channel layer, so these tests never touch pytest-django's
@@ -32,6 +32,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Error as PlaywrightError, Page, expect, sync_playwright
 
+from tests.servers import serve_command
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -50,7 +52,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """daphne serving config.asgi on 127.0.0.1:<port> with a SQLite file of its own."""
+    """The site served as `make run` serves it, on 127.0.0.1:<port>, with a SQLite file of its own."""
 
     def __init__(self, database: Path, log_path: Path) -> None:
         self.database = database
@@ -68,8 +70,6 @@ class LiveServer:
             # timers (tests/conftest.py turns the scheduler off for in-process tests).
             SCHEDULER="on",
         )
-        # The venv's daphne: the one beside the interpreter running pytest.
-        self.daphne = str(Path(sys.executable).with_name("daphne"))
 
     def migrate(self) -> None:
         subprocess.run(
@@ -81,19 +81,19 @@ class LiveServer:
         assert self.process is None, "the server is already running"
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [self.daphne, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                serve_command(self.port),
                 cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 self.process = None
-                pytest.fail(f"daphne exited while starting; its log:\n{self.log()}")
+                pytest.fail(f"the server exited while starting; its log:\n{self.log()}")
             if self.answers():
                 return
             time.sleep(0.1)
         self.stop()
-        pytest.fail(f"daphne did not answer within {START_TIMEOUT_S:.0f} s; its log:\n{self.log()}")
+        pytest.fail(f"the server did not answer within {START_TIMEOUT_S:.0f} s; its log:\n{self.log()}")
 
     def answers(self) -> bool:
         try:
@@ -105,7 +105,7 @@ class LiveServer:
     def stop(self) -> None:
         if self.process is None:
             return
-        # SIGTERM is what a process manager sends; daphne closes its sockets
+        # SIGTERM is what a process manager sends; the server closes its sockets
         # and exits. SIGKILL only if it hangs.
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -130,7 +130,7 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e-server")
-    live = LiveServer(folder / "db.sqlite3", folder / "daphne.log")
+    live = LiveServer(folder / "db.sqlite3", folder / "server.log")
     live.migrate()
     live.start()
     try:

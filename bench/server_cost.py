@@ -1,0 +1,206 @@
+"""Server CPU per operation, read from the server processes' own CPU time (/proc).
+
+Wall time on a shared machine says more about the neighbours than about us;
+the CPU a server process spent is barely moved by them. For each operation
+this starts a real server (as `make run` does), warms it up, then does the
+operation N times and divides the server's CPU time (user + system, its
+children included) by N:
+
+- get: a trivial authenticated GET /api/auth/me/ over a kept-alive connection;
+- move: one move of a two-player Connect Four game with both players' room
+  sockets open: the POST, its commit, and both pushes (waited for);
+- connect: a room socket's connect and snapshot (room + match), then close.
+
+    .venv/bin/python bench/server_cost.py                      # SQLite, in-memory layer
+    .venv/bin/python bench/server_cost.py --spawn postgres     # PostgreSQL + Redis
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.machine import machine_line  # noqa: E402
+from tests.servers import Server, manage, server_env  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its live children (the bot and solve workers)."""
+    total = 0.0
+    pids = [pid]
+    try:
+        pids += [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+class Player:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        self.token = ""
+        self.name = f"b{uuid.uuid4().hex[:10]}"
+
+    async def register(self) -> None:
+        response = await self.http.post("/api/auth/register/", json={"username": self.name, "password": "bench-pass-9"})
+        response.raise_for_status()
+        self.token = response.json()["token"]
+        self.http.headers["Authorization"] = f"Token {self.token}"
+
+    async def socket(self, room: int) -> Any:
+        ws_base = self.base.replace("http", "ws", 1)
+        return await websockets.connect(f"{ws_base}/ws/rooms/{room}/?token={self.token}", max_size=None)
+
+
+async def state_at(socket: Any, version: int) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), timeout=30))
+        if message["type"] == "state" and message["match"]["version"] >= version:
+            return dict(message["match"])
+
+
+async def new_game(alice: Player, bob: Player) -> tuple[int, int]:
+    room = (await alice.http.post("/api/rooms/", json={"game": "connect-four"})).json()
+    joined = (await bob.http.post(f"/api/rooms/{room['id']}/join/")).json()
+    return room["id"], joined["match"]
+
+
+# Two games that never finish early: columns filled in turn, with no four.
+GAME = [1, 2, 1, 2, 1, 2, 2, 1, 2, 1, 2, 1, 3, 4, 3, 4, 3, 4, 4, 3, 4, 3, 4, 3, 5, 6, 5, 6, 5, 6, 6, 5, 6, 5, 6, 5]
+
+
+async def measure(server: Server, repeat: int, only: str | None) -> dict[str, float]:
+    pid = server.process.pid  # type: ignore[union-attr]
+    alice, bob = Player(server.url), Player(server.url)
+    await alice.register()
+    await bob.register()
+    costs: dict[str, float] = {}
+
+    if only in (None, "get"):
+        for _ in range(100):
+            (await alice.http.get("/api/auth/me/")).raise_for_status()
+        before = process_cpu(pid)
+        for _ in range(repeat):
+            (await alice.http.get("/api/auth/me/")).raise_for_status()
+        costs["get"] = (process_cpu(pid) - before) / repeat
+    if only in (None, "move"):
+        costs["move"] = await measure_moves(pid, alice, bob, repeat)
+    if only in (None, "connect"):
+        costs["connect"] = await measure_connects(pid, alice, bob, repeat)
+    await alice.http.aclose()
+    await bob.http.aclose()
+    return costs
+
+
+async def measure_moves(pid: int, alice: Player, bob: Player, repeat: int) -> float:
+    moves = 0
+    cpu = 0.0
+    while moves < repeat:
+        room, match = await new_game(alice, bob)
+        sockets = [await alice.socket(room), await bob.socket(room)]
+        for socket in sockets:
+            await state_at(socket, 0)
+        version = 0
+        before = process_cpu(pid)
+        for ply, column in enumerate(GAME):
+            mover = (alice, bob)[ply % 2]
+            response = await mover.http.post(
+                f"/api/matches/{match}/moves/", json={"move": str(column), "version": version}
+            )
+            if response.status_code != 201:
+                raise RuntimeError(response.text)
+            version += 1
+            for socket in sockets:
+                await state_at(socket, version)
+            moves += 1
+        cpu += process_cpu(pid) - before
+        for socket in sockets:
+            await socket.close()
+    return cpu / moves
+
+
+async def measure_connects(pid: int, alice: Player, bob: Player, repeat: int) -> float:
+    room, _ = await new_game(alice, bob)
+    for _ in range(20):
+        socket = await bob.socket(room)
+        await state_at(socket, 0)
+        await socket.close()
+    before = process_cpu(pid)
+    for _ in range(repeat):
+        socket = await bob.socket(room)
+        await state_at(socket, 0)
+        await socket.close()
+    return (process_cpu(pid) - before) / repeat
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--spawn", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--repeat", type=int, default=500, help="operations of each kind")
+    parser.add_argument("--only", choices=["get", "move", "connect"], help="measure one operation")
+    parser.add_argument("--profile", metavar="FILE", help="record the server with py-spy (raw folded stacks)")
+    args = parser.parse_args()
+    if args.spawn == "postgres":
+        database = f"boardgames_cost_{uuid.uuid4().hex[:8]}"
+        env = server_env(
+            DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}", REDIS_URL="redis://127.0.0.1:6379/3"
+        )
+        import psycopg
+
+        with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {database}")
+    else:
+        env = server_env(DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
+    env.update(DEBUG="0", SECRET_KEY="bench-only", SCHEDULER="off")
+    manage(env, "migrate", "--noinput")
+    started = time.time()
+    with Server(env) as server:
+        spy = None
+        if args.profile:
+            import subprocess
+
+            py_spy = Path(sys.executable).with_name("py-spy")
+            command = [str(py_spy), "record", "-p", str(server.process.pid), "-f", "raw", "-r", "500", "-o", args.profile]  # type: ignore[union-attr]
+            spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1)
+        costs = asyncio.run(measure(server, args.repeat, args.only))
+        if spy is not None:
+            spy.send_signal(2)
+            spy.wait()
+    print(f"# server CPU per operation ({args.spawn}, {args.repeat} of each); {machine_line()}")
+    for name, seconds in costs.items():
+        print(f"{name:8s} {seconds * 1000:7.2f} ms")
+    if "move" in costs and "get" in costs:
+        print(f"move / get = {costs['move'] / costs['get']:.1f}")
+    print(f"({time.time() - started:.0f} s)")
+    if args.spawn == "postgres":
+        import psycopg
+
+        with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {database} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Serve the site: HTTP and WebSockets in one uvicorn process (or several).
+
+`make run` calls this. The same application also runs under any ASGI server
+(`uvicorn config.asgi:application`); this command only fixes the options
+that matter here: uvloop and httptools, no per-request access log (it costs
+more CPU than a trivial request), and the lifespan events that start the
+scheduler and tell the pushes which loop to use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve HTTP and WebSockets (uvicorn) on HOST:PORT."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=1,
+            help="server processes sharing the port; more than one needs REDIS_URL (and PostgreSQL)",
+        )
+        parser.add_argument("--access-log", action="store_true", help="log every request")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        import uvicorn
+        from django.conf import settings
+
+        if options["workers"] > 1 and not settings.REDIS_URL:
+            self.stderr.write("several workers need REDIS_URL: their sockets share pushes through Redis")
+            raise SystemExit(2)
+        uvicorn.run(
+            "config.asgi:application",
+            host=options["host"],
+            port=options["port"],
+            workers=options["workers"],
+            loop="uvloop",
+            http="httptools",
+            ws="websockets-sansio",
+            lifespan="on",
+            access_log=options["access_log"],
+            log_level="warning",
+            # Behind a reverse proxy the client's address comes from its headers.
+            proxy_headers=True,
+            forwarded_allow_ips="127.0.0.1",
+        )
