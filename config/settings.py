@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.sokoban",
+    "ratings",
+    "matchmaking",
     "frontend",
 ]
 

@@ -10,6 +10,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/auth/", include("accounts.urls")),
     path("api/sokoban/", include("games.sokoban.urls")),
+    path("api/", include("ratings.urls")),
+    path("api/", include("matchmaking.urls")),
     path("api/", include("games.api.urls")),
     # Anything else under /api/ (a typo, a missing slash, a non-numeric id)
     # is a 404 in the API's error shape, not an HTML page or a slash redirect.

@@ -100,10 +100,13 @@ class Pages(PageNumberPagination):
     max_page_size = 200
 
 
-def paginated(request: Request, view: APIView, items: Any, to_json: Any) -> Response:
+def paginated(request: Request, view: APIView, items: Any, to_json: Any, prepare: Any = None) -> Response:
+    """One page of ``items``; ``prepare(page)`` may read what the whole page needs in one go."""
     paginator = Pages()
-    page = paginator.paginate_queryset(items, request, view=view)
-    return paginator.get_paginated_response([to_json(item) for item in page or []])
+    page = list(paginator.paginate_queryset(items, request, view=view) or [])
+    if prepare is not None:
+        prepare(page)
+    return paginator.get_paginated_response([to_json(item) for item in page])
 
 
 class ErrorOut(serializers.Serializer):  # type: ignore[misc]

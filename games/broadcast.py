@@ -130,9 +130,10 @@ def chat_posted(message_id: int) -> None:
     _send(message.room_id, {"type": "chat.posted", "message": chat_json(message)})
 
 
-def solve_changed(job_id: Any) -> None:
-    from .sokoban.models import SolveJob
-    from .sokoban.selectors import job_json
+def to_user(user_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` as it is to every socket of one user (their /ws/me/ and room sockets).
 
-    job = SolveJob.objects.get(pk=job_id)
-    _send_group(user_group(job.user_id), {"type": "solve.changed", "job": job_json(job)})
+    What an app tells a user wherever they are (a pairing, a solve's
+    progress) travels this way; the sockets relay it without knowing it.
+    """
+    _send_group(user_group(user_id), {"type": "relay", "message": message})

@@ -1,17 +1,28 @@
-"""The room socket: authenticate, join the room's group, send a snapshot, relay pushes.
+"""The sockets: authenticate, join groups, send a snapshot, relay pushes.
 
-No rules and no writes here: moves go through the REST API. Anyone logged in
-may watch; what a client receives is the view of its own seat only.
+No rules and no writes here: moves go through the REST API. Two sockets:
+
+- ``/ws/rooms/<id>/``: a room. Anyone logged in may watch; what a client
+  receives is the view of its own seat only.
+- ``/ws/me/``: the user's own, wherever they are on the site: what apps tell
+  the user (``broadcast.to_user``: a pairing, their seeks, a solve's
+  progress), and a sign that the user is still there (``core.hooks``).
+
+Both also relay the user's personal messages, so a page with only a room
+socket open still hears of them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.consumer import get_handler_name
+
+from core import hooks
 
 from .broadcast import remember_server_loop, room_group, room_user_group, user_group
 from .models import Room
@@ -22,22 +33,55 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    room_id: int
+class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """What both sockets share: joining groups, relaying, and telling the site the user is here."""
+
     groups_joined: list[str]
+    presence: asyncio.Task[None] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its connection clean-up before every message.
 
         That clean-up is a hop to a database thread per message per socket,
-        and the pushes this consumer relays touch no database; the one method
-        that does (``_snapshot``) runs through ``database_sync_to_async``,
-        which cleans up around itself.
+        and the pushes relayed here touch no database; what does runs through
+        ``database_sync_to_async``, which cleans up around itself.
         """
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
+
+    async def join(self, groups: list[str]) -> None:
+        remember_server_loop(asyncio.get_running_loop())
+        self.groups_joined = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+        if self.presence is not None:
+            self.presence.cancel()
+            self.presence = None
+
+    def keep_present(self, user_id: int) -> None:
+        """Tell the apps this user is here now and every PRESENCE_SECONDS while the socket is open."""
+        if hooks.PRESENCE:
+            self.presence = asyncio.get_running_loop().create_task(self._present(user_id))
+
+    async def _present(self, user_id: int) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await database_sync_to_async(hooks.present)(user_id)
+                await asyncio.sleep(hooks.PRESENCE_SECONDS)
+
+    async def relay(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["message"])
+
+
+class RoomConsumer(Socket):
+    room_id: int
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -45,13 +89,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        remember_server_loop(asyncio.get_running_loop())
         # Join before reading the snapshot: a move committed in between is
         # then pushed to us too (the page keeps the newest version), where
         # joining after would lose it and show a stale turn until the next move.
-        self.groups_joined = [room_group(self.room_id), room_user_group(self.room_id, user.pk), user_group(user.pk)]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join([room_group(self.room_id), room_user_group(self.room_id, user.pk), user_group(user.pk)])
         snapshot = await self._snapshot(user)
         if snapshot is None:
             await self.disconnect(CLOSE_NOT_FOUND)
@@ -60,11 +101,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         for message in snapshot:
             await self.send_json(message)
-
-    async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Clients may ask for a fresh snapshot (after a version gap); nothing else.
@@ -104,7 +140,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def chat_posted(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": event["message"]})
 
-    async def solve_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "solve", "job": event["job"]})
 
+class UserConsumer(Socket):
+    """``/ws/me/``: the user's own socket. Greets with what apps want said first (open seeks)."""
 
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        await self.join([user_group(user.pk)])
+        await self.accept()
+        for message in await database_sync_to_async(hooks.greetings)(user.pk):
+            await self.send_json(message)
+        self.keep_present(user.pk)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        await self.send_json({"type": "error", "code": "unsupported", "detail": "this socket only listens"})

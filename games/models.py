@@ -38,6 +38,8 @@ class Room(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     code = models.CharField(max_length=8, unique=True, default=new_room_code)
+    # The rating pool of its game at its seat count ("" where there is none).
+    pool = models.CharField(max_length=40, blank=True, default="", db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -104,6 +106,9 @@ class Match(models.Model):
     # True while a bot is to move, so the scheduler finds its work with one
     # indexed query instead of replaying every active match.
     bot_turn = models.BooleanField(default=False, db_index=True)
+    # Counts for the players' ratings: the room asked for it and every seat
+    # was a person when the match began.
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -138,6 +143,14 @@ class Player(models.Model):
     # Resigned from a game of three or more while others played on: an AI
     # took the seat over (``bot``), and the seat's result is a loss.
     resigned = models.BooleanField(default=False)
+    # The person's rating in the room's pool when the match began (shown
+    # beside their name), and after it, where it was rated.
+    rating = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    deviation_after = models.FloatField(null=True, blank=True)
+    # How the seat finished: win / draw / loss and its place (1 = first).
+    result = models.CharField(max_length=4, blank=True, default="")
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "seat"]

@@ -3,7 +3,8 @@
 They live beside the engine's own options in ``Room.options``; the engine never
 reads them. ``turn_seconds`` is the time a seat has for each turn (0: no
 limit); ``ai`` is the level of the bots that take the seats nobody took when
-the host starts the room.
+the host starts the room; ``rated`` asks for the players' ratings to count
+(only for games with a rating pool, and only while every seat is a person).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from .engines.base import JSON, BadOptions, Engine, OptionSpec
 from .engines.bots import bot_levels
 from .extensions import extension_for
+from .pools import pool_of
 
 MAX_TURN_SECONDS = 24 * 3600
 
@@ -34,6 +36,12 @@ def platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
             "the level of the AI seats filled when the host starts with seats free",
             choices=tuple(bot_levels(engine.slug)),
         ),
+        OptionSpec(
+            "rated",
+            bool,
+            False,
+            "the result changes the players' ratings (never with an AI seat)",
+        ),
     )
 
 
@@ -52,6 +60,8 @@ def normalize_room_options(engine: Engine[Any, Any], options: Any) -> JSON:
     rules = {k: v for k, v in options.items() if k not in specs}
     rules = extension_for(engine.slug).resolve_options({**rules, **platform})
     rules = engine.normalize_options({k: v for k, v in rules.items() if k not in specs})
+    if platform["rated"] and not pool_of(engine.slug, rules["players"]):
+        raise BadOptions(f"{engine.name} for {rules['players']} has no ratings: it cannot be rated")
     return {**rules, **platform}
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from core import hooks
 from core.errors import DomainError
 
 from . import broadcast, services, wakeup
@@ -149,11 +150,22 @@ class Scheduler:
         while not stop.is_set():
             keep_connections_usable()
             try:
-                if not self.tick() and not stop.is_set():
+                stored = self.tick()
+                run_periodic_jobs()
+                if not stored and not stop.is_set():
                     wakeup.wait(POLL_SECONDS)
             except Exception:
                 log.exception("scheduler tick failed")
                 stop.wait(1.0)
+
+
+def run_periodic_jobs() -> None:
+    """The jobs apps registered (core.hooks.every) whose time has come; one failing stops no other."""
+    for job in hooks.due_jobs():
+        try:
+            job()
+        except Exception:
+            log.exception("periodic job %s failed", getattr(job, "__qualname__", job))
 
 
 _started = threading.Lock()
@@ -175,15 +187,14 @@ def start_in_background() -> None:
     with _started:
         if _thread is not None:
             return
-        from .sokoban import jobs
-
         scheduler = Scheduler(worker_pool())
         _thread = threading.Thread(
             target=scheduler.run_forever, args=(threading.Event(),), name="games-scheduler", daemon=True
         )
         _thread.start()
-        # Solves get a thread of their own: one may run for a minute, and
-        # bot turns must not wait behind it.
-        threading.Thread(target=jobs.run_forever, args=(threading.Event(),), name="sokoban-solves", daemon=True).start()
+        # Apps' own workers get a thread each (a solve may run for a minute,
+        # and bot turns must not wait behind it).
+        for worker in hooks.BACKGROUND:
+            threading.Thread(target=worker.run_forever, args=(threading.Event(),), name=worker.name, daemon=True).start()
 
 

@@ -12,6 +12,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
+from ratings.glicko2 import DEFAULT_RATING
+from ratings.models import Rating
+from ratings.selectors import current_ratings
 
 from .engines.base import JSON, Engine
 from .engines.bots import bot_levels
@@ -59,6 +62,9 @@ def room_detail(room: Room) -> JSON:
     seats = sorted(room.seats.all(), key=lambda seat: seat.index) if _prefetched(room, "seats") else list(
         room.seats.select_related("user").order_by("index")
     )
+    ratings: dict[int, float] = room.__dict__.get("_seat_ratings") or _ratings_in(
+        room.pool, [seat.user_id for seat in seats if seat.user_id]
+    )
     return {
         "id": room.pk,
         "game": room.game,
@@ -72,12 +78,33 @@ def room_detail(room: Room) -> JSON:
                 "username": seat.user.username if seat.user else None,
                 "name": seat.user.shown_name if seat.user else None,
                 "bot": seat.bot or None,
+                "rating": round(ratings[seat.user_id]) if seat.user_id in ratings else None,
             }
             for seat in seats
         ],
         "match": match.pk if match else None,
         "created_at": room.created_at.isoformat(),
     }
+
+
+def _ratings_in(pool: str, user_ids: list[int]) -> dict[int, float]:
+    return current_ratings(pool, user_ids) if pool and user_ids else {}
+
+
+def attach_seat_ratings(rooms: list[Room]) -> None:
+    """Each room's seated players' ratings in its pool, read in one query for a whole page
+    (the rooms' seats come prefetched)."""
+    wanted = {(room.pool, seat.user_id) for room in rooms if room.pool for seat in room.seats.all() if seat.user_id}
+    found: dict[tuple[str, int], float] = {}
+    if wanted:
+        rows = Rating.objects.filter(
+            pool__in={pool for pool, _ in wanted}, user_id__in={user for _, user in wanted}
+        ).values_list("pool", "user_id", "rating")
+        found = {(pool, user): rating for pool, user, rating in rows}
+    for room in rooms:
+        room.__dict__["_seat_ratings"] = {
+            user: found.get((pool, user), DEFAULT_RATING) for pool, user in wanted if pool == room.pool
+        }
 
 
 def rooms_for_lobby(
@@ -188,6 +215,8 @@ def players_json(match: Match) -> list[JSON]:
             "name": p.user.shown_name if p.user else None,
             "bot": p.bot or None,
             "resigned": p.resigned,
+            # The rating the player came to this match with (rated or not).
+            "rating": round(p.rating) if p.rating is not None else None,
         }
         for p in players_of(match)
     ]
@@ -219,6 +248,7 @@ def _match_detail(match: Match, seat: int | None, state: Any) -> JSON:
         "game": match.room.game,
         "number": match.number,
         "status": match.status,
+        "rated": match.rated,
         "players": players_json(match),
         "seat": seat,
         "version": match.version,
@@ -244,6 +274,7 @@ def match_summary(match: Match) -> JSON:
         "game": match.room.game,
         "number": match.number,
         "status": match.status,
+        "rated": match.rated,
         "players": players_json(match),
         "version": match.version,
         "result": match.result,

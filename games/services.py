@@ -18,13 +18,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import Conflict, Forbidden, Invalid, NotFound
+from ratings.selectors import current_ratings
+from ratings.services import rate_result
 
 from . import broadcast, wakeup
-from .engines.base import LOSS, BadOptions, EngineError, Outcome, places_by
+from .engines.base import JSON, LOSS, BadOptions, EngineError, Outcome, places_by
 from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import engine_options, normalize_room_options
+from .pools import pool_of
 from .selectors import engine_for, match_state, players_of, remember_state, seat_of
 
 CHAT_MAX = 500
@@ -60,12 +63,16 @@ def write(func: Callable[P, R]) -> Callable[P, R]:
 
 
 @write
-def room_create(*, user: User, game: str, options: Any = None) -> Room:
+def room_create(*, user: User, game: str, options: Any = None, rated: Any = None) -> Room:
     if not isinstance(game, str) or game not in ENGINES:
         known = ", ".join(sorted(ENGINES))
         raise Invalid("unknown_game", f"there is no game {game!r}; the games are: {known}")
     engine = ENGINES[game]
     options = {} if options is None else options
+    if rated is not None:
+        if not isinstance(options, dict) or "rated" in options:
+            raise Invalid("bad_options", "say rated once: beside options or inside them")
+        options = {**options, "rated": rated}
     preferred = user.preferences.get("default_turn_seconds")
     # A player's default turn time applies to the games that are timed by
     # default (Manhattan); untimed games stay untimed unless the room says so.
@@ -75,7 +82,7 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
         normalized = normalize_room_options(engine, options)
     except BadOptions as error:
         raise Invalid("bad_options", str(error)) from error
-    room = Room.objects.create(game=game, options=normalized, host=user)
+    room = Room.objects.create(game=game, options=normalized, host=user, pool=pool_of(game, normalized["players"]))
     Seat.objects.bulk_create(
         [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
     )
@@ -84,6 +91,22 @@ def room_create(*, user: User, game: str, options: Any = None) -> Room:
     if room.players == 1:
         _start_match(room)
     return room
+
+
+def table_start(*, game: str, options: dict[str, Any], users: list[User | None]) -> Match:
+    """A room whose seats are already decided (quick pairing), started at once.
+
+    ``options`` are normalised room options; a ``None`` among ``users`` is an
+    AI seat of the options' ``ai`` level. Runs in the caller's transaction.
+    """
+    host = next(user for user in users if user is not None)
+    room = Room.objects.create(game=game, options=options, host=host, pool=pool_of(game, len(users)))
+    level = str(options.get("ai") or "random")
+    Seat.objects.bulk_create(
+        [Seat(room=room, index=i, user=user, bot="" if user else level) for i, user in enumerate(users)]
+    )
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
+    return _start_match(room)
 
 
 def _lock_room(room_id: int) -> Room:
@@ -177,19 +200,29 @@ def _start_match(room: Room) -> Match:
     n = len(seats)
     # Each new match hands the first move to the next chair (the original
     # site's "regame"): room seat k plays engine seat (k - number + 1) mod n.
+    ratings = current_ratings(room.pool, [seat.user_id for seat in seats if seat.user_id]) if room.pool else {}
     Player.objects.bulk_create(
         [
-            Player(match=match, seat=(seat.index - (number - 1)) % n, user=seat.user, bot=seat.bot)
+            Player(
+                match=match,
+                seat=(seat.index - (number - 1)) % n,
+                user=seat.user,
+                bot=seat.bot,
+                rating=ratings.get(seat.user_id) if seat.user_id else None,
+            )
             for seat in seats
         ]
     )
+    # Rated only if asked for, and only between people: a seat an AI holds
+    # from the start makes the match casual, whatever the room said.
+    match.rated = bool(room.options.get("rated")) and bool(room.pool) and all(seat.user_id for seat in seats)
     engine = engine_for(room.game)
     state = engine.initial_state(n, engine_options(engine, room.options), match.seed)
     match.snapshot = engine.serialize(state)
     match.snapshot_version = match.version
     remember_state(match, state)
     _schedule_turn(match, state)
-    match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline"])
+    match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline", "rated"])
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status", "updated_at"])
     _push_match(match)
@@ -295,10 +328,7 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     remember_state(match, after)
     outcome = engine.outcome(after)
     if outcome is not None:
-        outcome = _with_resignations(outcome, match)
-        match.status = Match.Status.FINISHED
-        match.result = outcome.to_json()
-        match.finished_at = timezone.now()
+        _finish(match, _with_resignations(outcome, match))
         extension_for(match.room.game).on_finished(match, after, outcome)
     _schedule_turn(match, after)
     match.save(update_fields=MOVE_FIELDS)
@@ -392,14 +422,58 @@ def match_resign(*, user: User, match_id: int) -> Match:
     else:
         engine = engine_for(match.room.game)
         outcome = _with_resignations(engine.resign(state, seat, match.room.players), match)
-        match.result = {**outcome.to_json(), "reason": f"{user.username} resigned", "resigned": seat}
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
+        _finish(match, outcome, reason=f"{user.username} resigned", resigned=seat)
         match.bot_turn = False
         match.turn_deadline = None
     match.save()
     _push_match(match)
     return match
+
+
+def _finish(match: Match, outcome: Outcome, *, reason: str | None = None, **extra: Any) -> None:
+    """End ``match`` with ``outcome``: each seat's result and place, and the ratings if it is rated.
+
+    In the transaction of the move (or resignation) that ends it, so the
+    final state and the new ratings are committed, and pushed, together. A
+    rated match that ends before every seat has made a move of its own is
+    aborted instead: nothing was played, so nothing is rated.
+    """
+    result: JSON = {**outcome.to_json(), **extra}
+    if reason is not None:
+        result["reason"] = reason
+    match.finished_at = timezone.now()
+    players = players_of(match)
+    if match.rated and _someone_never_moved(match):
+        match.status = Match.Status.ABORTED
+        match.result = {**result, "results": [], "places": [], "aborted": True,
+                        "reason": f"{result['reason']} before every player had moved: aborted, unrated"}
+        return
+    match.status = Match.Status.FINISHED
+    for player in players:
+        player.result = outcome.results[player.seat]
+        player.place = outcome.places[player.seat]
+    if match.rated:
+        changes = rate_result(
+            pool=match.room.pool,
+            user_ids=[player.user_id for player in players],  # type: ignore[misc]
+            places=outcome.places,
+            results=outcome.results,
+        )
+        for player, change in zip(players, changes, strict=True):
+            player.rating_after = change.after.rating
+            player.deviation_after = change.after.deviation
+        result["ratings"] = [
+            {"seat": player.seat, "username": player.user.username if player.user else None, **change.to_json()}
+            for player, change in zip(players, changes, strict=True)
+        ]
+    Player.objects.bulk_update(players, ["result", "place", "rating_after", "deviation_after"])
+    match.result = result
+
+
+def _someone_never_moved(match: Match) -> bool:
+    # Moves made for a seat (an AI's, a timeout's) are not its player's own.
+    moved = set(match.moves.filter(made_by=Move.MadeBy.PLAYER).values_list("seat", flat=True).distinct())
+    return len(moved) < len(players_of(match))
 
 
 def _with_resignations(outcome: Outcome, match: Match) -> Outcome:

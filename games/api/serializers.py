@@ -8,6 +8,7 @@ from rest_framework import serializers
 class RoomCreateIn(serializers.Serializer):  # type: ignore[misc]
     game = serializers.CharField(help_text="game slug, e.g. connect-four")
     options = serializers.JSONField(required=False, help_text="game options; players sets the seats")
+    rated = serializers.BooleanField(required=False, help_text="the result changes the players' ratings")
 
 
 class SeatOut(serializers.Serializer):  # type: ignore[misc]

@@ -44,12 +44,14 @@ class RoomList(APIView):
             raise Invalid("invalid", f"status must be one of {', '.join(Room.Status.values)}")
         params = request.query_params
         rooms = selectors.rooms_for_lobby(game=params.get("game"), status=status_filter, code=params.get("code"))
-        return paginated(request, self, rooms, selectors.room_detail)
+        return paginated(request, self, rooms, selectors.room_detail, prepare=selectors.attach_seat_ratings)
 
     @extend_schema(request=s.RoomCreateIn, responses={201: s.RoomOut, **ERRORS})
     def post(self, request: Request) -> Response:
         data = body(request)
-        room = services.room_create(user=request.user, game=data.get("game"), options=data.get("options"))
+        room = services.room_create(
+            user=request.user, game=data.get("game"), options=data.get("options"), rated=data.get("rated")
+        )
         return Response(selectors.room_detail(room), status=status.HTTP_201_CREATED)
 
 

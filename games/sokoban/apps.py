@@ -7,3 +7,11 @@ class SokobanConfig(AppConfig):
     name = "games.sokoban"
     label = "sokoban"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from core import hooks
+
+        from . import jobs
+
+        # Solves run in a thread of every scheduling process, one at a time.
+        hooks.background("sokoban-solves", jobs.run_forever, jobs.run_queued)

@@ -17,11 +17,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import broadcast
 from games.threads import keep_connections_usable
 
 from . import worker
 from .models import SolveJob
+from .pushes import solve_changed
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def expire_stale_jobs() -> int:
             )
             if updated:
                 expired += 1
-                broadcast.solve_changed(job.pk)
+                solve_changed(job.pk)
     return expired
 
 
@@ -72,7 +72,7 @@ def _finish(job: SolveJob, status: str, result: dict[str, Any] | None = None, er
         job.expanded = int(result.get("expanded", job.expanded))
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error", "expanded", "finished_at"])
-    broadcast.solve_changed(job.pk)
+    solve_changed(job.pk)
 
 
 def solve_in_child(
@@ -137,7 +137,7 @@ def run_job(job: SolveJob) -> None:
     def progress(expanded: int) -> None:
         job.expanded = expanded
         SolveJob.objects.filter(pk=job.pk).update(expanded=expanded)
-        broadcast.solve_changed(job.pk)
+        solve_changed(job.pk)
 
     def cancelled() -> bool:
         return SolveJob.objects.filter(pk=job.pk, cancel_requested=True).exists()

@@ -11,13 +11,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import Conflict, Invalid, NotFound
-from games import broadcast
 from games.engines.sokoban import LevelError, parse_level, parse_levels
 from games.engines.sokoban.levels import Level as EngineLevel
 from games.engines.sokoban.solver import ALGORITHMS, UNSOLVABLE
 from games.services import write
 
 from . import jobs
+from .pushes import solve_changed
 from .collections import UPLOADS
 from .models import Level, SolveJob
 
@@ -138,7 +138,7 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
     job = SolveJob.objects.create(
         user=user, level=stored, xsb=xsb, algorithm=algorithm, time_limit=limit, memory_limit_mb=DEFAULT_MEMORY_MB
     )
-    transaction.on_commit(lambda: broadcast.solve_changed(job.pk), robust=True)
+    solve_changed(job.pk)
     return job
 
 
@@ -154,7 +154,7 @@ def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
         job.status = SolveJob.Status.CANCELLED
         job.finished_at = timezone.now()
     job.save(update_fields=["cancel_requested", "status", "finished_at"])
-    transaction.on_commit(lambda: broadcast.solve_changed(job.pk), robust=True)
+    solve_changed(job.pk)
     return job
 
 

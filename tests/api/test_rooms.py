@@ -29,10 +29,12 @@ def test_creating_a_room_seats_the_creator_at_seat_zero(alice: Player) -> None:
     assert room["status"] == "open"
     assert room["match"] is None
     assert room["seats"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None},
-        {"seat": 1, "username": None, "name": None, "bot": None},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "rating": 1500},
+        {"seat": 1, "username": None, "name": None, "bot": None, "rating": None},
     ]
-    assert room["options"] == {"players": 2, "columns": 7, "rows": 6, "connect": 4, "turn_seconds": 0, "ai": "random"}
+    assert room["options"] == {
+        "players": 2, "columns": 7, "rows": 6, "connect": 4, "turn_seconds": 0, "ai": "random", "rated": False
+    }
 
 
 def test_options_change_the_board(alice: Player, bob: Player) -> None:
@@ -72,8 +74,8 @@ def test_joining_the_last_seat_starts_the_first_match(alice: Player, bob: Player
     match = alice.get(f"/api/matches/{joined['match']}/").json()
     assert match["status"] == "active"
     assert match["players"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False},
-        {"seat": 1, "username": "bob", "name": "bob", "bot": None, "resigned": False},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False, "rating": 1500},
+        {"seat": 1, "username": "bob", "name": "bob", "bot": None, "resigned": False, "rating": 1500},
     ]
     assert match["to_move"] == [0]
     assert match["version"] == 0

@@ -1,0 +1,1 @@
+"""Quick pairing: players seek a game and are paired with others of their strength."""

@@ -1,0 +1,1 @@
+"""Ratings: Glicko-2 per player and pool, written when a rated match ends."""
