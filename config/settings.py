@@ -91,6 +91,10 @@ TEMPLATES = [
     },
 ]
 
+# A push made inside a transaction raises instead of being logged (the tests
+# set it, so every path that pushes is held to pushing after commit).
+STRICT_PUSHES = env_flag("STRICT_PUSHES", False)
+
 # HTTP requests run on a fixed pool of threads (config/asgi.py); each keeps
 # its database connection from one request to the next.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "12"))

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from core import hooks
 from games.api.views import api_not_found
 
 urlpatterns = [
@@ -9,7 +10,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/auth/", include("accounts.urls")),
-    path("api/sokoban/", include("games.sokoban.urls")),
+    # The apps' own endpoints (core.hooks.api_urls, registered in their ready()).
+    *[path(f"api/{prefix}", include(module)) for prefix, module in hooks.API_URLS],
     path("api/", include("ratings.urls")),
     path("api/", include("matchmaking.urls")),
     path("api/", include("games.api.urls")),

@@ -11,7 +11,8 @@ The platform calls them without knowing which app is behind them:
   (/ws/me/) opens; returns messages to send it first (their open seeks);
 - ``background(name, run_forever, run_once)``: a worker of the app's own that
   runs in a thread of every scheduling process (Sokoban's solves), or once
-  for ``manage.py run_scheduler --once``.
+  for ``manage.py run_scheduler --once``;
+- ``api_urls(prefix, module)``: the app's API endpoints under /api/<prefix>.
 
 Registrations are plain lists filled once at start-up; the callbacks must be
 safe to call from any thread and do their own transactions.
@@ -43,6 +44,7 @@ class Background:
 
 PERIODIC: list[Periodic] = []
 BACKGROUND: list[Background] = []
+API_URLS: list[tuple[str, str]] = []
 PRESENCE: list[Callable[[int], None]] = []
 GREETINGS: list[Callable[[int], list[dict[str, Any]]]] = []
 
@@ -53,6 +55,10 @@ def every(seconds: float, job: Callable[[], Any]) -> None:
 
 def background(name: str, run_forever: Callable[[Any], None], run_once: Callable[[], int]) -> None:
     BACKGROUND.append(Background(name, run_forever, run_once))
+
+
+def api_urls(prefix: str, module: str) -> None:
+    API_URLS.append((prefix, module))
 
 
 def on_presence(callback: Callable[[int], None]) -> None:

@@ -14,7 +14,9 @@ import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
 
 from .models import ChatMessage, Match, Room
 from .selectors import chat_json, match_detail, match_state, room_detail, seat_views
@@ -67,6 +69,13 @@ def _deliver(pushes: list[Push]) -> None:
     made. Without a running server loop (management commands, plain tests)
     they are sent on a loop of its own, as asgiref does it.
     """
+    if connection.in_atomic_block:
+        # Every push leaves after commit (transaction.on_commit): one sent from
+        # inside a transaction could announce what a rollback then undoes.
+        groups = ", ".join(group for group, _ in pushes)
+        if settings.STRICT_PUSHES:
+            raise RuntimeError(f"a push to {groups} was made inside a transaction; push on commit")
+        log.error("a push to %s was made inside a transaction", groups)
     layer = get_channel_layer()
     if layer is None or not pushes:
         return

@@ -1,5 +1,6 @@
 """The Django-side hooks a game may need beyond its engine: one class a game,
-one registry line. Most games need none.
+registered from the game's own app (``register_extension`` in its
+AppConfig.ready()). Most games need none, and the platform names none.
 
 - ``option_specs``: room options the platform resolves before the engine sees
   them (Sokoban's ``level_id`` becomes the level's text);
@@ -26,12 +27,12 @@ class GameExtension:
 
 
 NO_EXTENSION = GameExtension()
+_EXTENSIONS: dict[str, GameExtension] = {}
+
+
+def register_extension(slug: str, extension: GameExtension) -> None:
+    _EXTENSIONS[slug] = extension
 
 
 def extension_for(slug: str) -> GameExtension:
-    from .sokoban.extension import SokobanExtension
-
-    extensions: dict[str, GameExtension] = {
-        "sokoban": SokobanExtension(),
-    }
-    return extensions.get(slug, NO_EXTENSION)
+    return _EXTENSIONS.get(slug, NO_EXTENSION)

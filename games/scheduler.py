@@ -79,8 +79,8 @@ class Scheduler:
     def _think(self, match: Match) -> int:
         engine = engine_for(match.room.game)
         state = match_state(match)
-        to_move = engine.to_move(state)
-        player = match.players.filter(seat__in=to_move).exclude(bot="").first()
+        seat = engine.seat_to_move(state)
+        player = match.players.filter(seat=seat).exclude(bot="").first() if seat is not None else None
         if player is None:
             return 0
         args = (match.room.game, player.bot, engine.serialize(state), player.seat,

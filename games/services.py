@@ -275,7 +275,7 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
         raise Conflict("stale_version", f"the match is at version {match.version}, not {version}; reload it")
     engine = engine_for(match.room.game)
     state = match_state(match)
-    if seat not in engine.to_move(state):
+    if seat != engine.seat_to_move(state):
         raise Conflict("not_your_turn", "it is not your turn")
     if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
         raise Conflict("turn_expired", "your time for this turn ran out; a random move is being made for you")
@@ -286,13 +286,13 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
 def _schedule_turn(match: Match, state: Any) -> None:
     """Set who the scheduler must act for: a bot to move, a turn deadline."""
     engine = engine_for(match.room.game)
-    to_move = engine.to_move(state) if match.status == Match.Status.ACTIVE else ()
+    to_move = engine.seat_to_move(state) if match.status == Match.Status.ACTIVE else None
     bots = {p.seat for p in players_of(match) if p.bot}
-    match.bot_turn = any(seat in bots for seat in to_move)
+    match.bot_turn = to_move in bots
     if match.bot_turn:
         transaction.on_commit(wakeup.wake)
     seconds = int(match.room.options.get("turn_seconds") or 0)
-    match.turn_deadline = timezone.now() + timedelta(seconds=seconds) if to_move and seconds else None
+    match.turn_deadline = timezone.now() + timedelta(seconds=seconds) if to_move is not None and seconds else None
 
 
 # What a move changes on its match (the seed, room and number never change).
@@ -349,7 +349,7 @@ def _bot_turn(match_id: int, version: int, seat: int) -> tuple[Match, Any] | Non
     if not players_of(match)[seat].bot:
         return None
     state = match_state(match)
-    if seat not in engine_for(match.room.game).to_move(state):
+    if seat != engine_for(match.room.game).seat_to_move(state):
         return None
     return match, state
 
@@ -387,10 +387,9 @@ def turn_timeout(*, match_id: int) -> bool:
         return False
     engine = engine_for(match.room.game)
     state = match_state(match)
-    to_move = engine.to_move(state)
-    if not to_move:
+    seat = engine.seat_to_move(state)
+    if seat is None:
         return False
-    seat = to_move[0]
     # Seeded by the match and version, so the choice is reproducible.
     rng = random.Random(f"{match.seed}:{match.version}")
     action = engine.random_action(state, seat, rng)

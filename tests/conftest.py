@@ -10,8 +10,15 @@ import pytest
 # Tests drive the scheduler by hand (Scheduler().tick()); a background thread
 # polling the test database would race them. Real servers in tests turn it on.
 os.environ.setdefault("SCHEDULER", "off")
+# Every push must leave after its transaction commits: in tests one made
+# inside a transaction fails the test (servers started by tests inherit it).
+os.environ.setdefault("STRICT_PUSHES", "1")
 
+from django.conf import settings  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
+
+# pytest-django has read the settings before this file: set it on them too.
+settings.STRICT_PUSHES = True
 from rest_framework.test import APIClient
 
 

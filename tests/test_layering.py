@@ -61,3 +61,19 @@ def test_accounts_does_not_reach_into_the_games_api() -> None:
         if name.startswith("games.api")
     ]
     assert offenders == []
+
+
+def test_a_push_made_inside_a_transaction_fails_the_tests(db: object) -> None:
+    # The whole suite runs with STRICT_PUSHES (tests/conftest.py): any code
+    # path that pushes before its commit raises, so every test that exercises
+    # a write also checks that its pushes wait for the commit.
+    import pytest
+    from django.conf import settings
+    from django.db import transaction
+
+    from games import broadcast
+
+    assert settings.STRICT_PUSHES
+    with pytest.raises(RuntimeError, match="inside a transaction"):
+        with transaction.atomic():
+            broadcast.to_user(1, {"type": "anything"})

@@ -261,7 +261,12 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def to_move(self, state: S) -> tuple[int, ...]:
-        """The seats that may act now; empty once the game is over."""
+        """The seat that may act now, as a one-seat tuple; empty once the game is over.
+
+        One seat at a time: every game here takes turns, and the platform
+        (turn timers, AI seats, whose-turn checks) relies on it; the tuple
+        leaves room in the API for games with simultaneous turns.
+        """
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[A]:
@@ -307,6 +312,13 @@ class Engine(ABC, Generic[S, A]):
 
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
+
+    def seat_to_move(self, state: S) -> int | None:
+        """The one seat to act now, or None once the game is over."""
+        seats = self.to_move(state)
+        if len(seats) > 1:
+            raise ValueError(f"{self.name} gave {len(seats)} seats to move; the platform plays one at a time")
+        return seats[0] if seats else None
 
     def play(self, state: S, seat: int, text: str) -> S:
         return self.apply(state, seat, self.parse(state, text))

@@ -10,8 +10,12 @@ class SokobanConfig(AppConfig):
 
     def ready(self) -> None:
         from core import hooks
+        from games.extensions import register_extension
 
         from . import jobs
+        from .extension import SokobanExtension
 
+        register_extension("sokoban", SokobanExtension())
         # Solves run in a thread of every scheduling process, one at a time.
         hooks.background("sokoban-solves", jobs.run_forever, jobs.run_queued)
+        hooks.api_urls("sokoban/", "games.sokoban.urls")
