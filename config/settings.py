@@ -91,6 +91,9 @@ TEMPLATES = [
     },
 ]
 
+# Games beyond the built-in five, as "module.path:EngineClass" (comma-separated).
+EXTRA_GAMES = [path.strip() for path in os.environ.get("EXTRA_GAMES", "").split(",") if path.strip()]
+
 # A push made inside a transaction raises instead of being logged (the tests
 # set it, so every path that pushes is held to pushing after commit).
 STRICT_PUSHES = env_flag("STRICT_PUSHES", False)

@@ -2,7 +2,8 @@
 
 A pool is a game at one seat count: players are rated against others who
 play the same thing. The name is the game's slug, with the seat count added
-for every count but the game's smallest (``quoridor`` and ``quoridor-4``).
+for every count but the game's smallest (``<slug>`` for two seats,
+``<slug>-4`` for four).
 Single-player games (Sokoban) have no pool. Pools come from the engine
 registry, so a new game is rated without naming it here.
 """

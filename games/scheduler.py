@@ -23,6 +23,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.utils import timezone
 
 from core import hooks
@@ -31,6 +32,7 @@ from core.errors import DomainError
 from . import broadcast, services, wakeup
 from .threads import keep_connections_usable
 from .engines.bots import choose_move
+from .engines.registry import register_paths
 from .models import Match
 from .selectors import engine_for, match_state
 
@@ -176,7 +178,13 @@ def worker_pool() -> ProcessPoolExecutor:
     # spawn, not fork: the server process has threads and an event loop
     # that a forked child must not inherit.
     workers = max(1, min(4, (os.cpu_count() or 2) - 1))
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        # A spawned worker starts without Django: it learns the extra games itself.
+        initializer=register_paths,
+        initargs=(list(settings.EXTRA_GAMES),),
+    )
 
 
 def start_in_background() -> None:

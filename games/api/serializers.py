@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 
 class RoomCreateIn(serializers.Serializer):  # type: ignore[misc]
-    game = serializers.CharField(help_text="game slug, e.g. connect-four")
+    game = serializers.CharField(help_text="a game slug from GET /api/games/")
     options = serializers.JSONField(required=False, help_text="game options; players sets the seats")
     rated = serializers.BooleanField(required=False, help_text="the result changes the players' ratings")
 
