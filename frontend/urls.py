@@ -11,4 +11,8 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
     path("sokoban/", views.sokoban_page, name="sokoban"),
     path("settings/", views.settings_page, name="settings"),
+    path("leaderboard/", views.leaderboard_page, name="leaderboard"),
+    path("leaderboard/<str:pool>/", views.leaderboard_page, name="leaderboard-pool"),
+    path("players/<str:username>/", views.player_page, name="player"),
+    path("games/<slug:slug>/rules/", views.rules_page, name="rules"),
 ]

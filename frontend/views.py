@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -12,9 +12,10 @@ from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
 from core.errors import DomainError
-from games import selectors
+from games.engines.registry import ENGINES
 from games.models import Match, Room
 
+from . import catalogue
 from .forms import CredentialsForm
 
 
@@ -64,7 +65,49 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/lobby.html", {"games": selectors.catalogue()})
+    """The catalogue: a card per game of GET /api/games/ (drawn by lobby.js), then the rooms and my games."""
+    return render(
+        request,
+        "frontend/lobby.html",
+        {"pools": catalogue.pools(), "pictures": catalogue.board_pictures()},
+    )
+
+
+@login_required
+def leaderboard_page(request: HttpRequest, pool: str | None = None) -> HttpResponse:
+    """A tab per rating pool; the chosen pool's table comes from GET /api/leaderboards/{pool}/."""
+    pools = catalogue.pools()
+    names = [entry["pool"] for entry in pools]
+    if pool is None:
+        pool = names[0] if names else ""
+    elif pool not in names:
+        raise Http404(f"there is no rating pool {pool!r}")
+    return render(request, "frontend/leaderboard.html", {"pools": pools, "pool": pool})
+
+
+@login_required
+def player_page(request: HttpRequest, username: str) -> HttpResponse:
+    """Ratings, record, rating history and finished games, from the /api/players/ endpoints."""
+    player = get_object_or_404(get_user_model(), username__iexact=username)
+    return render(request, "frontend/player.html", {"player": player, "pools": catalogue.pools()})
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """How to play: the game's own page where one was written, else its engine's statement of the rules."""
+    engine = ENGINES.get(slug)
+    if engine is None:
+        raise Http404(f"there is no game {slug!r}")
+    return render(
+        request,
+        "frontend/rules.html",
+        {
+            "engine": engine,
+            "rules_template": catalogue.rules_template(slug),
+            "engine_rules": catalogue.engine_rules(engine),
+            "picture": catalogue.board_picture(slug),
+            "games": [{"slug": other.slug, "name": other.name} for other in ENGINES.values()],
+        },
+    )
 
 
 @login_required

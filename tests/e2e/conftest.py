@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Error as PlaywrightError, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error as PlaywrightError, Locator, Page, expect, sync_playwright
 
 from tests.servers import serve_command
 
@@ -217,3 +217,18 @@ def server_log_stays_clean(server: LiveServer) -> Iterator[None]:
         written = log.read().decode(errors="replace")
     problems = [line for line in written.splitlines() if "Traceback" in line or '" 500 ' in line]
     assert not problems, "the server failed while the test ran:\n" + written[-6000:]
+
+
+def lobby_action(page: Page, game: str, action: str) -> Locator:
+    """Open one action of a game's card in the lobby and return it.
+
+    ``action`` is ``computer`` (play the computer), ``create`` (create a room)
+    or ``join`` (join a room: its open rooms and the code field). The page
+    must be on the lobby.
+    """
+    panel = page.locator(f'.game-card[data-game="{game}"] details.action.{action}')
+    expect(panel).to_have_count(1)
+    if panel.get_attribute("open") is None:
+        panel.locator("summary").click()
+    expect(panel).to_have_attribute("open", "")
+    return panel

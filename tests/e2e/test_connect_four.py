@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import LiveServer, Player, screenshot
+from .conftest import LiveServer, Player, lobby_action, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -73,8 +73,7 @@ def drop(mover: Player, watcher: Player, *, column: int, lands_on_row: int, seat
 def create_room(host: Player) -> int:
     page = host.page
     page.goto("/")
-    page.get_by_label("Game").select_option(label="Connect Four")
-    page.get_by_role("button", name="Create room").click()
+    lobby_action(page, "connect-four", "create").get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     # Nobody to play yet: the page says so instead of showing an empty board.
@@ -242,7 +241,7 @@ def test_two_players_play_a_whole_game_through_a_reload_and_a_server_restart(
     finished = alice.page.locator(f'#my-finished li[data-match="{match_id}"]')
     expect(finished).to_contain_text("You won")
     screenshot(alice.page, "e2e-lobby")
-    finished.get_by_role("link").click()
+    finished.get_by_role("link", name="Connect Four").click()
     alice.page.wait_for_url(f"{server.url}/matches/{match_id}/replay/")
     replay = alice.page
     label = replay.locator("#ply-label")
@@ -285,8 +284,9 @@ def test_a_player_joins_by_room_code_and_chat_shows_markup_as_text(register: Cal
     code = alice.page.locator("#room-code").inner_text()
 
     # A code typed in lower case still finds the room.
-    bob.page.get_by_label("Join by room code").fill(code.lower())
-    bob.page.get_by_role("button", name="Find room").click()
+    join = lobby_action(bob.page, "connect-four", "join")
+    join.get_by_label("Join by room code").fill(code.lower())
+    join.get_by_role("button", name="Find room").click()
     bob.page.wait_for_url(re.compile(rf"/rooms/{room_id}/$"))
     bob.page.get_by_role("button", name="Take a seat").click()
     expect_match_started(alice, bob)
@@ -323,10 +323,10 @@ def test_a_player_joins_by_room_code_and_chat_shows_markup_as_text(register: Cal
 def test_a_player_plays_the_computer_against_the_clock(register: Callable[[str], Player]) -> None:
     alice = register("alice")
     page = alice.page
-    page.get_by_label("Game").select_option(label="Connect Four")
-    page.get_by_label("Computer level").select_option("random")
-    page.get_by_label("Time per turn").select_option(label="5 minutes")
-    page.get_by_role("button", name="Create room").click()
+    create = lobby_action(page, "connect-four", "create")
+    create.get_by_label("Computer level").select_option("random")
+    create.get_by_label("Time per turn").select_option(label="5 minutes")
+    create.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import Player, screenshot
+from .conftest import Player, lobby_action, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -111,9 +111,9 @@ def test_two_players_open_an_eskimo_game_by_clicking(register: Callable[[str], P
     alice, bob = register("alice"), register("bob")
     page = alice.page
     page.goto("/")
-    page.get_by_label("Game").select_option(label="Eskimo")
-    expect(page.get_by_label("Players")).to_be_hidden()  # always two
-    page.get_by_role("button", name="Create room").click()
+    create = lobby_action(page, "eskimo", "create")
+    expect(create.get_by_label("Players")).to_be_hidden()  # always two
+    create.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#room-title")).to_have_text(re.compile(r"^Eskimo"))
     room_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
@@ -223,8 +223,7 @@ def test_two_players_open_an_eskimo_game_by_clicking(register: Callable[[str], P
 def test_trapping_the_bear_ends_the_game_and_play_again_starts_the_next(register: Callable[[str], Player]) -> None:
     alice, bob = register("alice"), register("bob")
     alice.page.goto("/")
-    alice.page.get_by_label("Game").select_option(label="Eskimo")
-    alice.page.get_by_role("button", name="Create room").click()
+    lobby_action(alice.page, "eskimo", "create").get_by_role("button", name="Create room").click()
     alice.page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     room_id = int(alice.page.url.rstrip("/").rsplit("/", 1)[1])
     bob.page.goto(f"/rooms/{room_id}/")

@@ -1,4 +1,4 @@
-"""Manhattan in the browser: the lobby's menu, a first round played by clicking, settings.
+"""Manhattan in the browser: its card in the lobby, a first round played by clicking, settings.
 
 alice plays one player against three `random` AI seats, which the server's
 scheduler moves by itself. The page is driven through what it shows: the
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import Player, screenshot
+from .conftest import Player, lobby_action, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -84,11 +84,11 @@ def placements(legal: list[str]) -> list[tuple[int, int, int]]:
 def start_one_player_game(player: Player) -> int:
     page = player.page
     page.goto("/")
-    solo = page.locator("#mh-solo")
-    expect(solo).to_contain_text("1 player against AI")
-    solo.get_by_label("AI level").select_option("random")
-    solo.get_by_label("Turn time limit").select_option(label="2 minutes")
-    solo.get_by_role("button", name="Play against the AI").click()
+    solo = lobby_action(page, "manhattan", "computer")
+    expect(solo).to_contain_text("the computer takes the others")
+    solo.get_by_label("Computer level").select_option("random")
+    solo.get_by_label("Time per turn").select_option(label="2 minutes")
+    solo.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     expect(page.locator("#room-title")).to_have_text(re.compile(r"^Manhattan"))
@@ -272,16 +272,16 @@ def test_a_turn_that_runs_out_of_time_is_played_for_me_and_marked_in_the_log(
 def test_a_host_starts_a_room_when_ready_and_the_empty_seats_become_ai(register: Callable[[str], Player]) -> None:
     alice, bob = register("alice"), register("bob")
     page = alice.page
-    room = page.locator("#mh-room")
-    room.get_by_label("AI level for empty seats").select_option("greedy")
-    room.get_by_role("button", name="Create the room").click()
+    room = lobby_action(page, "manhattan", "create")
+    room.get_by_label("Computer level").select_option("greedy")
+    room.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     room_id = room_id_of(page)
     expect(page.locator("#turn")).to_contain_text("Waiting for 3 more players")
 
-    # bob finds it under "Join a room" in his menu and takes a seat; alice sees him arrive.
+    # bob finds it under "Join a room" on Manhattan's card and takes a seat; alice sees him arrive.
     bob.page.reload()
-    entry = bob.page.locator(f'#mh-open-rooms li[data-room="{room_id}"]')
+    entry = lobby_action(bob.page, "manhattan", "join").locator(f'.open-rooms li[data-room="{room_id}"]')
     expect(entry).to_contain_text(alice.username)
     screenshot(bob.page, "e2e-manhattan-lobby")
     entry.get_by_role("button", name="Join").click()
@@ -331,12 +331,13 @@ def test_settings_save_the_display_name_volume_and_turn_time(register: Callable[
     expect(page.locator("#settings-saved")).to_be_hidden()
     assert page.request.get("/api/auth/me/").json()["display_name"] == "Alice the Builder"
 
-    # Elsewhere: the sounds play at the saved volume, the menu offers the saved turn time,
+    # Elsewhere: the sounds play at the saved volume, the lobby offers the saved turn time,
     # and the other players see the display name.
     page.goto("/")
     assert page.evaluate("App.sound.ready.then(() => App.sound.volume)") == 30
-    expect(page.locator("#mh-solo").get_by_label("Turn time limit")).to_have_value("120")
-    page.locator("#mh-solo").get_by_role("button", name="Play against the AI").click()
+    solo = lobby_action(page, "manhattan", "computer")
+    expect(solo.get_by_label("Time per turn").locator("option:checked")).to_have_text("your default (2 minutes)")
+    solo.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#seats li").first).to_contain_text("Alice the Builder")
     expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^\d:\d\d left$"))

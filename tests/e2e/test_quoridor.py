@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import LiveServer, Player, screenshot
+from .conftest import LiveServer, Player, lobby_action, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -68,11 +68,11 @@ def expect_moves(page: Page, moves: list[str]) -> None:
 def create_room(host: Player, players: int = 2) -> int:
     page = host.page
     page.goto("/")
-    page.get_by_label("Game").select_option(label="Quoridor")
+    create = lobby_action(page, "quoridor", "create")
     # Only the counts Quoridor allows are offered: 2 or 4, never 3.
-    expect(page.get_by_label("Players").locator("option")).to_have_text(["2", "4"])
-    page.get_by_label("Players").select_option(str(players))
-    page.get_by_role("button", name="Create room").click()
+    expect(create.get_by_label("Players").locator("option")).to_have_text(["2", "4"])
+    create.get_by_label("Players").select_option(str(players))
+    create.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     expect(page.locator("#room-title")).to_have_text(re.compile(r"^Quoridor"))

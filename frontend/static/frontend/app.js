@@ -9,11 +9,14 @@ const App = (() => {
   }
 
   class ApiError extends Error {
-    constructor(status, code, detail) {
+    // ``data`` is the whole error body: some errors say where to go next
+    // (409 already_paired carries the room and match of the pairing).
+    constructor(status, code, detail, data) {
       super(detail);
       this.status = status;
       this.code = code;
       this.detail = detail;
+      this.data = data || {};
     }
   }
 
@@ -37,7 +40,7 @@ const App = (() => {
     if (!response.ok) {
       const code = data && data.code ? data.code : "error";
       const detail = data && data.detail ? data.detail : `request failed (${response.status})`;
-      throw new ApiError(response.status, code, detail);
+      throw new ApiError(response.status, code, detail, data);
     }
     return data;
   }
@@ -67,8 +70,9 @@ const App = (() => {
     return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
   }
 
-  // A room socket that reconnects with backoff; every (re)connect gets a fresh snapshot.
-  function socket(roomId, handlers) {
+  // A socket that reconnects with backoff; every (re)connect gets a fresh snapshot
+  // (a room's state, or the player's waiting seeks on /ws/me/).
+  function connect(path, handlers) {
     let ws = null;
     let delay = 500;
     let timer = null;
@@ -76,7 +80,7 @@ const App = (() => {
     function connect() {
       timer = null;
       const scheme = location.protocol === "https:" ? "wss" : "ws";
-      ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${roomId}/`);
+      ws = new WebSocket(`${scheme}://${location.host}${path}`);
       // Channel layers forget group members after a day: a tab left open
       // longer reconnects (and gets a fresh snapshot) every few hours.
       const socketAtOpen = ws;
@@ -116,6 +120,10 @@ const App = (() => {
     };
   }
 
+  function socket(roomId, handlers) {
+    return connect(`/ws/rooms/${roomId}/`, handlers);
+  }
+
   function showError(node, error) {
     if (!node) return;
     if (!error) { node.hidden = true; node.textContent = ""; return; }
@@ -130,6 +138,42 @@ const App = (() => {
     return "empty seat";
   }
 
+  function playerUrl(username) {
+    return `/players/${encodeURIComponent(username)}/`;
+  }
+
+  // A seat's occupant as shown in lists: a person's name links to their page,
+  // followed by their rating where the payload has one: "alice (1512)".
+  function playerLabel(p) {
+    if (!p.username) return el("span", { class: "player" }, playerName(p));
+    return el("span", { class: "player" },
+      el("a", { href: playerUrl(p.username), title: p.name && p.name !== p.username ? p.username : null }, playerName(p)),
+      typeof p.rating === "number" ? el("span", { class: "rating", dataset: { rating: p.rating } }, ` (${p.rating})`) : null);
+  }
+
+  // A rating change as players read it: "+12", "−12" (a minus sign, not a hyphen), "±0".
+  function signed(change) {
+    const points = Math.round(change);
+    if (points > 0) return `+${points}`;
+    if (points < 0) return `\u2212${-points}`;
+    return "\u00b10";
+  }
+
+  // The rating changes of a finished rated match: one line a player, "alice 1500 → 1662 (+162)".
+  function ratingChanges(match) {
+    const changes = match && match.result && match.result.ratings;
+    if (!changes || !changes.length) return null;
+    const bySeat = new Map(match.players.map((p) => [p.seat, p]));
+    return el("ul", { class: "rating-changes", "aria-label": "Rating changes" }, changes.map((c) => {
+      const player = bySeat.get(c.seat) || { username: c.username };
+      const direction = c.change > 0 ? "up" : c.change < 0 ? "down" : "same";
+      return el("li", { dataset: { seat: c.seat, username: c.username || "", change: Math.round(c.change) } },
+        el("a", { href: playerUrl(c.username) }, playerName(player)), " ",
+        `${c.before} \u2192 ${c.after}${c.provisional ? "?" : ""} `,
+        el("span", { class: `change change-${direction}` }, signed(c.change)));
+    }));
+  }
+
   // "win", "loss" or "draw" for username in a finished match; null for a spectator or no result.
   function outcomeFor(match, username) {
     if (!match || !match.result) return null;
@@ -141,6 +185,8 @@ const App = (() => {
 
   function resultText(match, username) {
     if (!match || !match.result) return "";
+    // An aborted match has no winner and no ratings: say so, and why.
+    if (match.status === "aborted") return match.result.reason ? `Aborted — ${match.result.reason}` : "Aborted";
     const results = match.result.results || [];
     const winners = match.players.filter((p) => results[p.seat] === "win");
     let headline;
@@ -152,7 +198,7 @@ const App = (() => {
   }
 
   return {
-    api, el, svg, socket, showError, resultText, outcomeFor, playerName, ApiError,
-    boards: {}, username: document.body.dataset.username,
+    api, el, svg, connect, socket, showError, resultText, outcomeFor, playerName, playerLabel, playerUrl,
+    signed, ratingChanges, ApiError, boards: {}, username: document.body.dataset.username,
   };
 })();

@@ -1,57 +1,286 @@
-// The lobby: create a room, join one, resume my games, review finished ones.
+// The lobby: a card per game of the catalogue (GET /api/games/) with the same
+// actions for every game (quick pairing, play the computer, create a room,
+// join one), then the open rooms and my games. Nothing here names a game:
+// seat counts, options and their defaults, AI levels and rating pools all
+// come from the server.
 "use strict";
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  const el = App.el;
   const me = App.username;
-  const select = $("game-select");
-  const playersInput = $("players-input");
-  const gameNames = Object.fromEntries([...select.options].map((o) => [o.value, o.textContent]));
-  const gameName = (slug) => gameNames[slug] || slug;
+  // Every rating pool: {pool, game, players, label} (a game at one seat count).
+  const pools = JSON.parse($("pools").textContent);
+  // slug -> URL of the board's small picture, "" where the game has none.
+  const pictures = JSON.parse($("pictures").textContent);
+  const TURN_TIMES = [[0, "no limit"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day"]];
 
-  function syncPlayers() {
-    const option = select.selectedOptions[0];
-    const min = Number(option.dataset.min);
-    const max = Number(option.dataset.max);
-    // Only the seat counts the game allows (Quoridor: 2 or 4), from the catalogue.
-    const counts = option.dataset.counts.split(",").map(Number);
-    const chosen = Number(playersInput.value);
-    playersInput.replaceChildren(...counts.map((n) => App.el("option", { value: n }, n)));
-    playersInput.value = counts.includes(chosen) ? chosen : min;
-    $("players-label").hidden = counts.length < 2;
-    // The computer only plays seats in games for more than one.
-    const bots = option.dataset.bots ? option.dataset.bots.split(",") : [];
-    const aiSelect = $("ai-select");
-    const previous = aiSelect.value;
-    aiSelect.replaceChildren(...bots.map((level) => App.el("option", { value: level }, level[0].toUpperCase() + level.slice(1))));
-    aiSelect.value = bots.includes(previous) ? previous : bots.includes("random") ? "random" : bots[0] || "";
-    $("ai-label").hidden = max < 2 || bots.length === 0;
+  let games = [];
+  let preferences = {};
+  let profile = null; // my ratings, from GET /api/players/<me>/
+  const cards = new Map(); // slug -> the card's parts that change
+
+  const gameName = (slug) => (games.find((g) => g.slug === slug) || { name: slug }).name;
+  const poolOf = (game, players) => pools.find((p) => p.game === game && p.players === players) || null;
+  const optionOf = (game, name) => game.options.find((o) => o.name === name) || null;
+  const capitalised = (word) => word[0].toUpperCase() + word.slice(1);
+
+  function duration(seconds) {
+    const known = TURN_TIMES.find(([s]) => s === seconds);
+    return known ? known[1] : `${seconds} seconds`;
   }
-  select.addEventListener("change", syncPlayers);
-  syncPlayers();
 
   async function busy(button, work) {
     button.disabled = true;
     try { await work(); } finally { button.disabled = false; }
   }
 
-  $("create-room").addEventListener("submit", (event) => {
-    event.preventDefault();
-    App.showError($("create-error"), null);
-    const option = select.selectedOptions[0];
+  function choice(name, choices, value) {
+    const select = el("select", { name }, choices.map(([v, label, title]) => el("option", { value: v, title }, label)));
+    select.value = String(value);
+    return select;
+  }
+
+  function playersText(counts) {
+    if (counts.length === 1) return counts[0] === 1 ? "1 player" : `${counts[0]} players`;
+    return `${counts.slice(0, -1).join(", ")} or ${counts.at(-1)} players`;
+  }
+
+  // "the game's default" is what the server uses when no time is sent: the
+  // game's own, or for games timed by default the player's saved default.
+  function turnChoice(game) {
+    const spec = optionOf(game, "turn_seconds");
+    const own = spec ? spec.default : 0;
+    const preferred = preferences.default_turn_seconds;
+    let label = "no limit (the game's default)";
+    if (own > 0 && typeof preferred === "number") label = `your default (${duration(preferred)})`;
+    else if (own > 0) label = `the game's default (${duration(own)})`;
+    return choice("turn_seconds", [["", label], ...TURN_TIMES], "");
+  }
+
+  function aiChoice(game) {
+    const spec = optionOf(game, "ai");
+    const levels = game.ai_levels;
+    const preferred = spec && levels.some((l) => l.name === spec.default) ? spec.default : levels[0].name;
+    return choice("ai", levels.map((l) => [l.name, `${capitalised(l.name)}: ${l.description}`, l.description]), preferred);
+  }
+
+  function field(text, control, attrs) {
+    return el("label", attrs || {}, text, " ", control);
+  }
+
+  // The room options a form asks for; the server fills in the rest.
+  function roomOptions(game, form) {
     const options = {};
-    if (option.dataset.min !== option.dataset.max) options.players = Number(playersInput.value);
-    if (!$("ai-label").hidden && $("ai-select").value) options.ai = $("ai-select").value;
-    if ($("turn-select").value !== "") options.turn_seconds = Number($("turn-select").value);
-    busy(event.submitter || event.target.querySelector("button"), async () => {
-      try {
-        const room = await App.api("POST", "/api/rooms/", { game: select.value, options });
-        location.href = `/rooms/${room.id}/`;
-      } catch (error) {
-        App.showError($("create-error"), error);
-      }
+    if (form.players && game.player_counts.length > 1) options.players = Number(form.players.value);
+    if (form.ai) options.ai = form.ai.value;
+    if (form.turn_seconds && form.turn_seconds.value !== "") options.turn_seconds = Number(form.turn_seconds.value);
+    return options;
+  }
+
+  function go(room) { location.href = `/rooms/${room}/`; }
+
+  // --- a card ----------------------------------------------------------------
+
+  function picture(game) {
+    if (pictures[game.slug]) return el("img", { class: "game-picture", src: pictures[game.slug], alt: "", width: 96, height: 96 });
+    // A game without a picture of its own gets its initial on a plain board.
+    return el("div", { class: "game-picture plain", "aria-hidden": "true" }, game.name[0]);
+  }
+
+  function errorLine() {
+    return el("p", { class: "error", role: "alert", hidden: true });
+  }
+
+  function quickPlay(game) {
+    const counts = game.player_counts.filter((n) => poolOf(game.slug, n));
+    if (!counts.length) return null;
+    const players = choice("players", counts.map((n) => [n, n]), counts[0]);
+    const button = el("button", { type: "submit", class: "play" }, "Play");
+    const error = errorLine();
+    const form = el("form", { class: "quick-play" },
+      el("div", { class: "row" },
+        field("Players", players, { hidden: counts.length < 2 }),
+        button),
+      el("p", { class: "muted hint" }, "Quick pairing: a rated game against someone near your rating."),
+      error);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      App.showError(error, null);
+      busy(button, async () => {
+        try { await App.seeks.seek(game.slug, Number(players.value)); } catch (failure) { App.showError(error, failure); }
+      }).then(showSeeking);
     });
-  });
+    players.addEventListener("change", showSeeking);
+    return form;
+  }
+
+  // A game played alone starts the moment its room is made.
+  function soloPlay(game) {
+    const button = el("button", { type: "submit", class: "play" }, "Play");
+    const error = errorLine();
+    const form = el("form", { class: "solo-play" }, button,
+      el("p", { class: "muted hint" }, "A game of your own, started at once."), error);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      App.showError(error, null);
+      busy(button, async () => {
+        try { go((await App.api("POST", "/api/rooms/", { game: game.slug })).id); } catch (failure) { App.showError(error, failure); }
+      });
+    });
+    return form;
+  }
+
+  function action(kind, summary, ...content) {
+    return el("details", { class: `action ${kind}` }, el("summary", {}, summary), ...content);
+  }
+
+  function playComputer(game) {
+    const counts = game.player_counts.filter((n) => n > 1);
+    const players = choice("players", counts.map((n) => [n, n]), counts[0]);
+    const button = el("button", { type: "submit" }, "Start the game");
+    const error = errorLine();
+    const form = el("form", { class: "stack play-computer" },
+      field("Players", players, { hidden: counts.length < 2 }),
+      field("Computer level", aiChoice(game)),
+      field("Time per turn", turnChoice(game)),
+      el("p", { class: "muted hint" }, "You take the first seat; the computer takes the others."),
+      button, error);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      App.showError(error, null);
+      busy(button, async () => {
+        let room = null;
+        try {
+          room = await App.api("POST", "/api/rooms/", { game: game.slug, options: roomOptions(game, form) });
+          // Started at once, so every free seat becomes an AI seat.
+          await App.api("POST", `/api/rooms/${room.id}/start/`);
+          go(room.id);
+        } catch (failure) {
+          App.showError(error, failure);
+          if (room) error.append(" ", el("a", { href: `/rooms/${room.id}/` }, "Open the room"));
+        }
+      });
+    });
+    return action("computer", "Play the computer", form);
+  }
+
+  function createRoom(game) {
+    const counts = game.player_counts;
+    const players = choice("players", counts.map((n) => [n, n]), counts[0]);
+    const rated = el("input", { type: "checkbox", name: "rated" });
+    const ratedLabel = el("label", { class: "check", title: "Only while every seat is a person: a room started with AI seats is not rated" },
+      rated, " Rated");
+    const button = el("button", { type: "submit" }, "Create room");
+    const error = errorLine();
+    const form = el("form", { class: "stack create-room" },
+      field("Players", players, { hidden: counts.length < 2 }),
+      field("Computer level", aiChoice(game), { title: "Who takes the seats nobody took when you start the room" }),
+      field("Time per turn", turnChoice(game), { title: "When a player's time runs out, a random legal move is made for them" }),
+      ratedLabel,
+      el("p", { class: "muted hint" }, "Share the room's code; start when you are ready and the computer takes the free seats."),
+      button, error);
+    // Rated only where the game at that seat count has a rating pool.
+    const syncRated = () => {
+      ratedLabel.hidden = !poolOf(game.slug, Number(players.value));
+      if (ratedLabel.hidden) rated.checked = false;
+    };
+    players.addEventListener("change", syncRated);
+    syncRated();
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      App.showError(error, null);
+      const body = { game: game.slug, options: roomOptions(game, form) };
+      if (rated.checked) body.rated = true;
+      busy(button, async () => {
+        try { go((await App.api("POST", "/api/rooms/", body)).id); } catch (failure) { App.showError(error, failure); }
+      });
+    });
+    return action("create", "Create a room", form);
+  }
+
+  function joinRoom(game) {
+    const rooms = el("ul", { class: "list open-rooms", "aria-label": `Open ${game.name} rooms` }, el("li", { class: "muted" }, "Loading…"));
+    const code = el("input", { name: "code", maxlength: 8, placeholder: "e.g. K7QX2M", autocomplete: "off", spellcheck: "false", class: "code" });
+    const button = el("button", { type: "submit" }, "Find room");
+    const error = errorLine();
+    const form = el("form", { class: "stack join-code" }, field("Join by room code", code), button, error);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      App.showError(error, null);
+      const wanted = code.value.trim().toUpperCase();
+      if (!wanted) { App.showError(error, new Error("Type the code the host gave you.")); return; }
+      busy(button, async () => {
+        try {
+          const found = (await App.api("GET", `/api/rooms/?code=${encodeURIComponent(wanted)}`)).results;
+          // A room that has started can still be watched; a closed one is gone.
+          const room = found.find((r) => r.status === "open") || found.find((r) => r.status === "playing");
+          if (room) go(room.id);
+          else if (found.length) App.showError(error, new Error(`The room with the code ${wanted} is closed.`));
+          else App.showError(error, new Error(`No open room has the code ${wanted}.`));
+        } catch (failure) {
+          App.showError(error, failure);
+        }
+      });
+    });
+    return { details: action("join", "Join a room", rooms, form), rooms };
+  }
+
+  function card(game) {
+    const solo = game.max_players < 2;
+    const ratings = el("p", { class: "game-ratings" });
+    const join = joinRoom(game);
+    const node = el("article", { class: "card game-card", dataset: { game: game.slug }, "aria-labelledby": `game-${game.slug}` },
+      el("div", { class: "game-head" },
+        picture(game),
+        el("div", { class: "game-about" },
+          el("h2", { id: `game-${game.slug}` }, game.name),
+          el("p", { class: "muted game-players" }, playersText(game.player_counts)),
+          ratings,
+          el("a", { class: "rules-link", href: `/games/${game.slug}/rules/` }, "How to play"))),
+      solo ? soloPlay(game) : quickPlay(game),
+      !solo && game.ai_levels.length ? playComputer(game) : null,
+      solo ? null : createRoom(game),
+      join.details);
+    // One action open at a time: the card stays short.
+    node.addEventListener("toggle", (event) => {
+      if (!event.target.open) return;
+      for (const other of node.querySelectorAll("details[open]")) if (other !== event.target) other.open = false;
+    }, true);
+    cards.set(game.slug, { node, ratings, rooms: join.rooms });
+    return node;
+  }
+
+  function showRatings() {
+    if (!profile) return;
+    for (const [slug, parts] of cards) {
+      const mine = pools.filter((p) => p.game === slug);
+      parts.ratings.replaceChildren(...mine.map((p) => {
+        const r = profile.ratings[p.pool];
+        if (!r) return null;
+        const several = mine.length > 1;
+        return el("span", { class: "my-rating", dataset: { pool: p.pool }, title: `${r.games} rated game${r.games === 1 ? "" : "s"}` },
+          several ? `${p.players} players: ` : "Your rating: ",
+          el("b", {}, `${r.rating}${r.provisional ? "?" : ""}`));
+      }));
+    }
+  }
+
+  // The Play button of a pool already being sought says so (the panel above has Cancel).
+  function showSeeking() {
+    const seeking = App.seeks.waiting();
+    for (const [slug, parts] of cards) {
+      const form = parts.node.querySelector(".quick-play");
+      if (!form) continue;
+      const players = Number(form.players.value);
+      const waiting = seeking.some((s) => s.game === slug && s.players === players);
+      const button = form.querySelector("button.play");
+      button.disabled = waiting;
+      button.textContent = waiting ? "Looking for players…" : "Play";
+    }
+  }
+
+  // --- rooms and my games ------------------------------------------------------
 
   // Every page of a list, following the API's "next" links.
   async function loadAll(url) {
@@ -64,95 +293,16 @@
     return items;
   }
 
-  $("join-code").addEventListener("submit", (event) => {
-    event.preventDefault();
-    App.showError($("code-error"), null);
-    const code = event.target.code.value.trim().toUpperCase();
-    if (!code) {
-      App.showError($("code-error"), new Error("Type the code the host gave you."));
-      return;
-    }
-    busy(event.submitter || event.target.querySelector("button"), async () => {
-      try {
-        const rooms = (await App.api("GET", `/api/rooms/?code=${encodeURIComponent(code)}`)).results;
-        // A room that has started can still be watched; a closed one is gone.
-        const room = rooms.find((r) => r.status === "open") || rooms.find((r) => r.status === "playing");
-        if (room) location.href = `/rooms/${room.id}/`;
-        else if (rooms.length) App.showError($("code-error"), new Error(`The room with the code ${code} is closed.`));
-        else App.showError($("code-error"), new Error(`No open room has the code ${code}.`));
-      } catch (error) {
-        App.showError($("code-error"), error);
-      }
-    });
-  });
-
-  // --- The Manhattan menu ---------------------------------------------------
-  const menu = $("manhattan-menu");
-  const levels = menu.dataset.bots ? menu.dataset.bots.split(",") : [];
-  const LEVEL_NAMES = {
-    random: "Random: any legal move",
-    greedy: "Greedy: the most points now",
-    strong: "Strong: plans ahead",
-  };
-  const TURN_TIMES = [[30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day"], [0, "no limit"]];
-  // Manhattan is played against the clock unless the player's settings say otherwise.
-  const MANHATTAN_TURN_SECONDS = 60;
-  for (const form of [$("mh-solo"), $("mh-room")]) {
-    const ai = form.querySelector(".mh-ai");
-    ai.replaceChildren(...levels.map((level) => App.el("option", { value: level }, LEVEL_NAMES[level] || level)));
-    ai.value = levels.includes("random") ? "random" : levels[0] || "";
-    form.querySelector(".mh-turn").replaceChildren(...TURN_TIMES.map(([seconds, label]) => App.el("option", { value: seconds }, label)));
-    form.querySelector(".mh-turn").value = String(MANHATTAN_TURN_SECONDS);
-  }
-  App.api("GET", "/api/auth/me/").then((me) => {
-    const seconds = me && me.preferences ? me.preferences.default_turn_seconds : undefined;
-    if (typeof seconds !== "number") return;
-    for (const select of menu.querySelectorAll(".mh-turn")) {
-      if (![...select.options].some((o) => o.value === String(seconds))) {
-        select.append(App.el("option", { value: seconds }, `${seconds} seconds`));
-      }
-      select.value = String(seconds);
-    }
-  }).catch(() => {});
-
-  function manhattanRoom(form, { startNow }) {
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const error = form.querySelector(".error");
-      App.showError(error, null);
-      const options = { ai: form.ai.value, turn_seconds: Number(form.turn_seconds.value) };
-      busy(event.submitter || form.querySelector("button"), async () => {
-        let room = null;
-        try {
-          room = await App.api("POST", "/api/rooms/", { game: "manhattan", options });
-          // One player: start at once, so the three free seats become AI seats.
-          if (startNow) await App.api("POST", `/api/rooms/${room.id}/start/`);
-          location.href = `/rooms/${room.id}/`;
-        } catch (failure) {
-          App.showError(error, failure);
-          if (room) error.append(" ", App.el("a", { href: `/rooms/${room.id}/` }, "Open the room"));
-        }
-      });
-    });
-  }
-  manhattanRoom($("mh-solo"), { startNow: true });
-  manhattanRoom($("mh-room"), { startNow: false });
-
-  function players(list) {
-    return list.map(App.playerName).join(" vs ");
+  function fill(list, items, render, empty) {
+    list.replaceChildren(...(items.length ? items.map(render) : [el("li", { class: "muted" }, empty)]));
   }
 
-  function fill(listId, items, render, empty) {
-    const list = $(listId);
-    list.replaceChildren(...(items.length ? items.map(render) : [App.el("li", { class: "muted" }, empty)]));
-  }
-
-  function joinRoom(room, button) {
+  function enterRoom(room, button) {
     App.showError($("rooms-error"), null);
     busy(button, async () => {
       try {
         await App.api("POST", `/api/rooms/${room.id}/join/`);
-        location.href = `/rooms/${room.id}/`;
+        go(room.id);
       } catch (error) {
         App.showError($("rooms-error"), error);
         refresh().catch(() => {});
@@ -160,17 +310,45 @@
     });
   }
 
+  function between(players) {
+    const nodes = [];
+    players.forEach((p, i) => { if (i) nodes.push(" vs "); nodes.push(App.playerLabel(p)); });
+    return nodes;
+  }
+
   function openRoom(r) {
-    const seated = r.seats.filter((s) => s.username || s.bot).length;
+    const seated = r.seats.filter((s) => s.username || s.bot);
     const mine = r.seats.some((s) => s.username === me);
     const action = mine
-      ? App.el("a", { class: "button", href: `/rooms/${r.id}/` }, "Open")
-      : App.el("button", { type: "button", onclick: (event) => joinRoom(r, event.currentTarget) }, "Join");
-    return App.el("li", { dataset: { room: r.id }, class: "entry" },
-      App.el("span", {},
-        App.el("a", { href: `/rooms/${r.id}/` }, `${gameName(r.game)} #${r.id}`),
-        App.el("span", { class: "muted" }, ` — host ${r.host}, ${seated}/${r.seats.length} seated`)),
+      ? el("a", { class: "button", href: `/rooms/${r.id}/` }, "Open")
+      : el("button", { type: "button", onclick: (event) => enterRoom(r, event.currentTarget) }, "Join");
+    return el("li", { dataset: { room: r.id, rated: r.options && r.options.rated ? "yes" : "no" }, class: "entry" },
+      el("span", {},
+        el("a", { href: `/rooms/${r.id}/` }, `${gameName(r.game)} #${r.id}`),
+        r.options && r.options.rated ? el("span", { class: "pill rated", title: "The result changes the players' ratings" }, "rated") : null,
+        el("span", { class: "muted" }, ` — ${seated.length}/${r.seats.length} seated: `),
+        between(seated)),
       action);
+  }
+
+  function activeMatch(m) {
+    return el("li", { dataset: { match: m.id }, class: "entry" },
+      el("span", {},
+        el("a", { href: `/rooms/${m.room}/`, title: "Back to this game" }, gameName(m.game)),
+        m.rated ? el("span", { class: "pill rated" }, "rated") : null, ": ", between(m.players)));
+  }
+
+  function myChange(m) {
+    const mine = m.result && m.result.ratings ? m.result.ratings.find((c) => c.username === me) : null;
+    return mine ? el("span", { class: `change change-${mine.change > 0 ? "up" : mine.change < 0 ? "down" : "same"}` }, ` ${App.signed(mine.change)}`) : null;
+  }
+
+  function finishedMatch(m) {
+    return el("li", { dataset: { match: m.id, outcome: App.outcomeFor(m, me) || "" }, class: "entry" },
+      el("span", {},
+        el("a", { href: `/matches/${m.id}/replay/`, title: "Review this game" }, gameName(m.game)),
+        m.rated ? el("span", { class: "pill rated" }, "rated") : null, ": ", between(m.players),
+        el("span", { class: "result" }, App.resultText(m, me), myChange(m))));
   }
 
   async function refresh() {
@@ -179,19 +357,32 @@
       App.api("GET", "/api/matches/?player=me&status=active").then((page) => page.results),
       App.api("GET", "/api/matches/?player=me&status=finished").then((page) => page.results),
     ]);
-    fill("open-rooms", open, openRoom, "No open rooms. Create one!");
-    fill("mh-open-rooms", open.filter((r) => r.game === "manhattan"), openRoom, "No Manhattan room is waiting for players.");
-    fill("my-active", active, (m) => App.el("li", { dataset: { match: m.id }, class: "entry" },
-      App.el("a", { href: `/rooms/${m.room}/` }, `${gameName(m.game)}: ${players(m.players)}`)), "None.");
-    fill("my-finished", finished, (m) => App.el("li", {
-      dataset: { match: m.id, outcome: App.outcomeFor(m, me) || "" }, class: "entry",
-    }, App.el("span", {},
-      App.el("a", { href: `/matches/${m.id}/replay/`, title: "Review this game" }, `${gameName(m.game)}: ${players(m.players)}`),
-      App.el("span", { class: "result" }, App.resultText(m, me)))), "None yet.");
+    fill($("open-rooms"), open, openRoom, "No open rooms. Create one!");
+    for (const [slug, parts] of cards) {
+      fill(parts.rooms, open.filter((r) => r.game === slug), openRoom, `No ${gameName(slug)} room is waiting for players.`);
+    }
+    fill($("my-active"), active, activeMatch, "None.");
+    fill($("my-finished"), finished, finishedMatch, "None yet.");
   }
 
-  refresh().catch((error) => App.showError($("rooms-error"), error));
-  // No socket in the lobby: poll while it is on screen, and at once when it comes back.
-  setInterval(() => { if (!document.hidden) refresh().catch(() => {}); }, 5000);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh().catch(() => {}); });
+  // --- start -------------------------------------------------------------------
+
+  (async () => {
+    const [catalogue, mine] = await Promise.all([
+      App.catalogue(),
+      App.api("GET", "/api/auth/me/").catch(() => ({})),
+    ]);
+    games = catalogue;
+    preferences = (mine && mine.preferences) || {};
+    $("catalogue").replaceChildren(...games.map(card));
+    $("catalogue").removeAttribute("aria-busy");
+    showSeeking();
+    App.seeks.onChange(showSeeking);
+    App.api("GET", App.playerUrl(me).replace("/players/", "/api/players/"))
+      .then((found) => { profile = found; showRatings(); }).catch(() => {});
+    await refresh();
+  })().catch((error) => App.showError($("catalogue-error"), error));
+  // No room socket in the lobby: poll while it is on screen, and at once when it comes back.
+  setInterval(() => { if (!document.hidden && games.length) refresh().catch(() => {}); }, 5000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && games.length) refresh().catch(() => {}); });
 })();

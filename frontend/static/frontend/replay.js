@@ -44,7 +44,7 @@
     board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players, match, ply });
     const banner = $("banner");
     banner.hidden = !(ply === moves.length && match.result);
-    banner.textContent = banner.hidden ? "" : App.resultText(match, App.username);
+    banner.replaceChildren(...(banner.hidden ? [] : [App.resultText(match, App.username), App.ratingChanges(match)].filter(Boolean)));
     banner.dataset.outcome = banner.hidden ? "" : App.outcomeFor(match, App.username) || "";
   }
 
@@ -65,7 +65,7 @@
     ]);
     $("seats").replaceChildren(...match.players.map((p) => App.el("li", {
       class: `seat seat-${p.seat}${p.username && p.username === App.username ? " mine" : ""}`,
-    }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerName(p))));
+    }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p))));
     $("moves").replaceChildren(...moves.map((m) => App.el("li", {
       dataset: { ply: m.ply }, onclick: () => show(m.ply), title: m.text || `the position after move ${m.ply}`,
     }, App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }), m.move)));

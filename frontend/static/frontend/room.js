@@ -31,6 +31,7 @@
     $("join").hidden = seated || room.status !== "open" || !free;
     $("leave").hidden = !seated || room.status !== "open";
     $("start").hidden = !seated || room.host !== me || room.status !== "open" || !free;
+    $("room-rated").hidden = !(room.options && room.options.rated);
     const level = room.options && room.options.ai ? ` (${room.options.ai})` : "";
     $("start").textContent = room.seats.length > 2 ? `Start: the computer${level} takes the free seats` : `Play the computer${level}`;
     if (room.match && (!match || match.id !== room.match)) loadMatch(room.match).catch(showActionError);
@@ -70,7 +71,7 @@
       return App.el("li", {
         class: `seat seat-${p.seat}${toMove ? " to-move" : ""}${p.username === me ? " mine" : ""}`,
         dataset: { seat: p.seat },
-      }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerName(p), toMove ? " — to move" : "");
+      }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p), toMove ? " — to move" : "");
     }));
   }
 
@@ -119,7 +120,8 @@
     $("room-status").dataset.status = status;
     const banner = $("banner");
     banner.hidden = active;
-    banner.textContent = active ? "" : App.resultText(match, me);
+    // A rated result says what it did to each player's rating.
+    banner.replaceChildren(...(active ? [] : [App.resultText(match, me), App.ratingChanges(match)].filter(Boolean)));
     banner.dataset.outcome = App.outcomeFor(match, me) || "";
     const mine = match.players.find((p) => p.seat === match.seat);
     $("resign").hidden = !active || match.seat === null || Boolean(mine && mine.resigned);
