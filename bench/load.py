@@ -5,8 +5,20 @@ WebSocket. For every move we measure the time from the mover's POST to the
 opponent's `state` push with the new version, and report moves per second and
 the p50/p99 of that latency.
 
+Closed loop (the default): each game moves again as soon as the opponent has
+seen the last move, as fast as the clients go.
+
+Open loop (--think T): players who think. Games arrive --arrival per second
+until --games are on, then each makes a move every T seconds whatever the
+server does; a move that cannot be made on time (the last one is not through
+yet) is made as soon as it can, and its latency counts from when it was due,
+so a slow server cannot hide its queue. --sweep G1,G2,... runs one
+measurement per G on a fresh server and reports the largest G whose p99 stays
+under 100 ms.
+
     .venv/bin/python bench/load.py --spawn sqlite --games 20 --seconds 30
     .venv/bin/python bench/load.py --spawn postgres --servers 2 --games 20 --seconds 30
+    .venv/bin/python bench/load.py --spawn sqlite --think 2 --sweep 100,200,300,400 --seconds 30
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --games 10
 
 --spawn starts the server(s) itself on a fresh database (PostgreSQL at
@@ -53,8 +65,11 @@ class Client:
     async def register(self) -> None:
         response = await self.http.post("/api/auth/register/", json={"username": self.name, "password": "bench-pass"})
         response.raise_for_status()
-        self.token = response.json()["token"]
-        self.http.headers["Authorization"] = f"Token {self.token}"
+        self.use_token(response.json()["token"])
+
+    def use_token(self, token: str) -> None:
+        self.token = token
+        self.http.headers["Authorization"] = f"Token {token}"
 
     async def listen(self, room: int) -> None:
         ws_base = self.base.replace("http", "ws", 1)
@@ -125,6 +140,107 @@ async def play_games(bases: list[str], deadline: float, latencies: list[float], 
             await p.close()
 
 
+async def think_and_play(
+    players: list[Client],
+    think: float,
+    first_due: float,
+    window: tuple[float, float],
+    latencies: list[float],
+    counts: dict[str, int],
+) -> None:
+    """One game of players who think: a move every ``think`` seconds, due whether or not the server kept up.
+
+    Moves due inside ``window`` (once every game has arrived) are measured.
+    """
+    measure_from, deadline = window
+    rng = random.Random(first_due)
+    try:
+        room = (await players[0].http.post("/api/rooms/", json={"game": "connect-four"})).json()
+        for p in players:
+            await p.listen(room["id"])
+        joined = (await players[1].http.post(f"/api/rooms/{room['id']}/join/")).json()
+        match_id = joined["match"]
+        detail = await players[0].state_at(match_id, 0)
+        by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
+        due = first_due
+        version = 0
+        while due < deadline:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            seat = detail["to_move"][0]
+            mover, other = by_seat[seat], by_seat[1 - seat]
+            mine = detail if detail["legal_moves"] else await mover.state_at(match_id, version)
+            response = await mover.http.post(
+                f"/api/matches/{match_id}/moves/", json={"move": rng.choice(mine["legal_moves"]), "version": version}
+            )
+            if response.status_code != 201:
+                counts["errors"] += 1
+                return
+            detail = await other.state_at(match_id, version + 1)
+            if due >= measure_from:
+                latencies.append(detail["_received"] - due)
+                counts["moves"] += 1
+            version += 1
+            due += think
+            if detail["status"] != "active":
+                counts["games"] += 1
+                rematch = await players[0].http.post(f"/api/rooms/{room['id']}/rematch/")
+                if rematch.status_code != 201:
+                    counts["errors"] += 1
+                    return
+                match_id, version = rematch.json()["id"], 0
+                detail = await players[0].state_at(match_id, 0)
+                by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
+    except (asyncio.TimeoutError, httpx.HTTPError, websockets.WebSocketException):
+        counts["errors"] += 1
+    finally:
+        for p in players:
+            await p.close()
+
+
+async def run_open_loop(
+    bases: list[str], tokens: list[tuple[str, str]], games: int, think: float, arrival: float, seconds: float
+) -> dict[str, Any]:
+    """``games`` games arrive ``arrival`` a second; latencies count from the moment the ramp is over."""
+    latencies: list[float] = []
+    counts = {"moves": 0, "games": 0, "errors": 0}
+    started = time.perf_counter()
+    ramp = games / arrival
+    measure_from = started + ramp + think
+    deadline = measure_from + seconds
+    tasks = []
+    for i in range(games):
+        arrive = started + i / arrival
+        await asyncio.sleep(max(0.0, arrive - time.perf_counter()))
+        pair = []
+        for k in range(2):
+            client = Client(bases[(2 * i + k) % len(bases)], tokens[2 * i + k][0])
+            client.use_token(tokens[2 * i + k][1])
+            pair.append(client)
+        # Each game's first move is due a random part of a thinking time after it arrives.
+        first_due = arrive + 1.0 + think * random.Random(i).random()
+        window = (measure_from, deadline)
+        tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts)))
+    await asyncio.gather(*tasks)
+    steady = sorted(latencies)
+    return {
+        "games": games,
+        "think_seconds": think,
+        "moves_measured": counts["moves"],
+        "moves_per_second_asked": round(games / think, 1),
+        "moves_per_second": round(counts["moves"] / seconds, 1),
+        "errors": counts["errors"],
+        "latency_ms_p50": round(percentile(steady, 0.50), 1),
+        "latency_ms_p90": round(percentile(steady, 0.90), 1),
+        "latency_ms_p99": round(percentile(steady, 0.99), 1),
+        "latency_ms_max": round(steady[-1] * 1000, 1) if steady else None,
+        "over_100ms": sum(latency > 0.1 for latency in steady),
+    }
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
+
+
 async def keep_solving(base: str, deadline: float, counts: dict[str, int]) -> None:
     """Keep the Sokoban solver busy on a level far beyond it until the deadline."""
     solver = Client(base, f"solver{uuid.uuid4().hex[:8]}")
@@ -179,6 +295,39 @@ async def run(bases: list[str], games: int, seconds: float, seed: int, with_solv
     }
 
 
+ACCOUNTS_SCRIPT = """
+import json, sys, uuid
+from django.contrib.auth.hashers import make_password
+from rest_framework.authtoken.models import Token
+from accounts.models import User
+tag = uuid.uuid4().hex[:6]
+users = User.objects.bulk_create(
+    [User(username=f"b{tag}{i}", password=make_password(None)) for i in range(int(sys.argv[-1]))]
+)
+users = list(User.objects.filter(username__startswith=f"b{tag}").order_by("id"))
+tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+print(json.dumps([[t.user.username, t.key] for t in tokens]))
+"""
+
+
+def make_accounts(env: dict[str, str], count: int) -> list[tuple[str, str]]:
+    """``count`` players with API tokens, straight into the database.
+
+    Hundreds of sign-ups through the API would spend minutes hashing
+    passwords before the measurement starts; the players here only need a
+    token, and never log in with a password.
+    """
+    import subprocess
+
+    from tests.servers import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); exec(open(0).read())", str(count)],
+        input=ACCOUNTS_SCRIPT, cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    )
+    return [(name, token) for name, token in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
 @contextlib.contextmanager
 def spawned(kind: str, count: int) -> Any:
     if kind == "sqlite":
@@ -205,7 +354,7 @@ def spawned(kind: str, count: int) -> Any:
     manage(env, "migrate", "--noinput")
     servers = [Server(env).start() for _ in range(count)]
     try:
-        yield [s.url for s in servers]
+        yield [s.url for s in servers], env
     finally:
         for s in servers:
             s.stop()
@@ -223,11 +372,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--with-solve", action="store_true",
                         help="keep a Sokoban solve running meanwhile (its search runs in a child process)")
+    parser.add_argument("--think", type=float, help="open loop: seconds between a game's moves")
+    parser.add_argument("--arrival", type=float, default=20.0, help="open loop: games arriving per second")
+    parser.add_argument("--sweep", help="open loop: G1,G2,... games, one fresh server each")
     args = parser.parse_args()
     if not args.url and not args.spawn:
         parser.error("give --url or --spawn")
+    if args.think:
+        if not args.spawn:
+            parser.error("--think needs --spawn (the players are made in the database)")
+        sizes = [int(g) for g in args.sweep.split(",")] if args.sweep else [args.games]
+        results = []
+        for games in sizes:
+            with spawned(args.spawn, args.servers) as (bases, env):
+                tokens = make_accounts(env, 2 * games)
+                result = asyncio.run(run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds))
+            result["setup"] = f"{args.spawn}, {args.servers} server process(es)"
+            print(json.dumps(result), flush=True)
+            results.append(result)
+        held = [r["games"] for r in results if r["latency_ms_p99"] < 100 and not r["errors"]]
+        print(json.dumps({"largest_games_with_p99_under_100ms": max(held) if held else None, "machine": machine_line()}))
+        return
     if args.spawn:
-        with spawned(args.spawn, args.servers) as bases:
+        with spawned(args.spawn, args.servers) as (bases, _):
             report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", solver busy" if args.with_solve else "")
     else:
