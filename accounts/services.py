@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from rest_framework.authtoken.models import Token
 
 from core.errors import Conflict, Invalid
@@ -31,12 +31,21 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
         validate_password(password)
     except DjangoValidationError as error:
         raise Invalid("invalid", " ".join(error.messages)) from error
+    # Hash before the transaction: the hash takes a good part of a second of
+    # CPU on purpose, and on SQLite a transaction holds the one write lock
+    # for everyone (a burst of sign-ups used to time out behind it).
+    user = User(username=username)
+    user.set_password(password)
     try:
         with transaction.atomic():
-            user = User.objects.create_user(username=username, password=password)
+            user.save()
             token = Token.objects.create(user=user)
     except IntegrityError as error:  # two registrations of one name at once
         raise Conflict("username_taken", f"the username {username!r} is taken") from error
+    except OperationalError as error:  # SQLite's lock wait ran out under a burst
+        if "locked" not in str(error).lower():
+            raise
+        raise Conflict("busy", "the server is busy; retry in a moment") from error
     return user, token
 
 
