@@ -216,6 +216,40 @@ def test_a_pairing_found_while_the_player_is_on_another_page_takes_them_to_the_g
         expect(player.page.locator("#room-title")).to_have_text(re.compile(r"^Eskimo"))
     assert room_id_of(alice.page) == room_id_of(bob.page)
 
+    # alice resigns before she has made a move: a rated game nobody played is aborted, unrated.
+    alice.page.once("dialog", lambda dialog: dialog.accept())
+    alice.page.get_by_role("button", name="Resign").click()
+    for player in (alice, bob):
+        expect(player.page.locator("#room-status")).to_have_text("aborted")
+        expect(player.page.locator("#banner")).to_contain_text(re.compile(r"^Aborted — .*unrated"))
+        expect(player.page.locator("#banner .rating-changes")).to_have_count(0)
+    profile = alice.page.request.get(f"/api/players/{alice.username}/").json()
+    assert profile["ratings"]["eskimo"]["games"] == 0
+
+
+def test_a_player_nobody_comes_for_plays_the_computer_instead(register: Callable[[str], Player]) -> None:
+    alice = register("alice")
+    page = alice.page
+    # The page's clock is the test's: half a minute of waiting passes at once.
+    page.clock.install()
+    page.goto("/")
+    press_play(alice, "connect-four")
+    panel = page.locator("#seek-panel")
+    expect(panel).to_contain_text("Connect Four")
+    offer = panel.get_by_role("button", name="Play the computer instead")
+    expect(offer).to_have_count(0)
+    seek = page.request.get("/api/seeks/").json()["results"][0]
+    page.clock.run_for("00:31")
+    expect(panel.locator(".seek-clock")).to_have_text(re.compile(r"^0:3\d$"))
+    offer.click()
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    expect(page.locator("#seats li", has_text="AI (")).to_have_count(1)
+    expect(page.locator("#room-status")).to_have_text("playing")
+    assert page.request.get(f"/api/seeks/{seek['id']}/").json()["status"] == "cancelled"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator("#room-status")).to_have_text("game over")
+
 
 def test_the_leaderboard_ranks_established_ratings_and_explains_an_empty_board(
     register: Callable[[str], Player], server: LiveServer

@@ -276,7 +276,7 @@
       const waiting = seeking.some((s) => s.game === slug && s.players === players);
       const button = form.querySelector("button.play");
       button.disabled = waiting;
-      button.textContent = waiting ? "Looking for players…" : "Play";
+      button.textContent = !waiting ? "Play" : players > 2 ? "Looking for players…" : "Looking for an opponent…";
     }
   }
 
@@ -378,7 +378,7 @@
     $("catalogue").removeAttribute("aria-busy");
     showSeeking();
     App.seeks.onChange(showSeeking);
-    App.api("GET", App.playerUrl(me).replace("/players/", "/api/players/"))
+    App.api("GET", `/api/players/${encodeURIComponent(me)}/`)
       .then((found) => { profile = found; showRatings(); }).catch(() => {});
     await refresh();
   })().catch((error) => App.showError($("catalogue-error"), error));
