@@ -10,6 +10,7 @@ group; everyone else gets the public view.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from typing import Any
 
@@ -42,6 +43,8 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 # A push that takes longer is given up by the caller (and logged); the
 # clients then see a version gap at the next push and refetch.
 SEND_TIMEOUT_SECONDS = 5.0
+# How long a push is retried while the channel layer fails.
+PUSH_RETRY_SECONDS = 15.0
 
 
 def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
@@ -86,7 +89,11 @@ def _deliver(pushes: list[Push]) -> None:
                 loop.create_task(_send_all(layer, pushes))
             else:
                 sent = asyncio.run_coroutine_threadsafe(_send_all(layer, pushes), loop)
-                sent.result(timeout=SEND_TIMEOUT_SECONDS)
+                try:
+                    sent.result(timeout=SEND_TIMEOUT_SECONDS)
+                except concurrent.futures.TimeoutError:
+                    # The layer is slow: the loop goes on retrying; the caller goes on.
+                    log.warning("pushes to %s still retrying", ", ".join(group for group, _ in pushes))
         else:
             async_to_sync(_send_all)(layer, pushes)
     except Exception:  # a push that fails must not undo a committed move
@@ -102,10 +109,28 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 async def _send_all(layer: Any, pushes: list[Push]) -> None:
     for group, message in pushes:
+        await _send_with_retries(layer, group, message)
+
+
+async def _send_with_retries(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """One push, tried again while the layer fails (Redis slow or briefly away).
+
+    After PUSH_RETRY_SECONDS it is given up: by then the sockets' own
+    receive has failed too, and each sends its client a fresh snapshot when
+    the layer is back, so nothing stays missed.
+    """
+    delay, waited = 0.05, 0.0
+    while True:
         try:
             await layer.group_send(group, message)
-        except Exception:  # the layer is down or slow: the clients resync on the next version
-            log.exception("push to %s failed", group)
+            return
+        except Exception as error:
+            if waited >= PUSH_RETRY_SECONDS:
+                log.error("push to %s given up after %.0f s: %s", group, waited, error)
+                return
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(delay * 2, 1.0)
 
 
 def _send(room_id: int, message: dict[str, Any]) -> None:

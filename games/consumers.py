@@ -16,17 +16,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 
 from core import hooks
 
 from .broadcast import remember_server_loop, room_group, room_user_group, user_group
 from .models import Room
 from .selectors import current_match, match_detail, room_detail, viewer_seat
+
+log = logging.getLogger(__name__)
+
+# Retrying a failed channel layer: first after this long, doubling up to the most.
+LAYER_RETRY_FIRST = 0.1
+LAYER_RETRY_MAX = 2.0
 
 # Close codes (4000-4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
@@ -38,6 +48,52 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     groups_joined: list[str]
     presence: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' consumer loop, with a channel layer that may fail for a while.
+
+        A slow or unreachable Redis made Channels' receive raise, which closed
+        the socket (1011). Here the socket stays open: the receive retries
+        with backoff, and once the layer answers again the socket joins its
+        groups anew (a restarted Redis forgot them) and sends the client a
+        fresh snapshot, standing in for the pushes it missed meanwhile.
+        """
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = self._receive_from_layer
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch([receive, self.channel_receive], self.dispatch)
+
+    async def _receive_from_layer(self) -> dict[str, Any]:
+        delay = LAYER_RETRY_FIRST
+        failed = False
+        while True:
+            try:
+                message = await self.channel_layer.receive(self.channel_name)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not failed:
+                    log.warning("channel layer receive failed (%s); retrying", error)
+                failed = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LAYER_RETRY_MAX)
+                continue
+            if failed:
+                # Handle the message after catching up: it is newer than the snapshot's version at worst.
+                await self.layer_recovered({})
+            return dict(message)
+
+    async def layer_recovered(self, event: dict[str, Any]) -> None:
+        for group in getattr(self, "groups_joined", []):
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_add(group, self.channel_name)
+        await self.resync()
+
+    async def resync(self) -> None:
+        """Send the client what it may have missed while pushes could not reach it."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its connection clean-up before every message.
@@ -102,12 +158,14 @@ class RoomConsumer(Socket):
         for message in snapshot:
             await self.send_json(message)
 
+    async def resync(self) -> None:
+        for message in await self._snapshot(self.scope["user"]) or []:
+            await self.send_json(message)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Clients may ask for a fresh snapshot (after a version gap); nothing else.
         if isinstance(content, dict) and content.get("type") == "refresh":
-            snapshot = await self._snapshot(self.scope["user"])
-            for message in snapshot or []:
-                await self.send_json(message)
+            await self.resync()
         else:
             await self.send_json(
                 {"type": "error", "code": "unsupported", "detail": "moves and chat go through the REST API"}
@@ -151,9 +209,12 @@ class UserConsumer(Socket):
             return
         await self.join([user_group(user.pk)])
         await self.accept()
-        for message in await database_sync_to_async(hooks.greetings)(user.pk):
-            await self.send_json(message)
+        await self.resync()
         self.keep_present(user.pk)
+
+    async def resync(self) -> None:
+        for message in await database_sync_to_async(hooks.greetings)(self.scope["user"].pk):
+            await self.send_json(message)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json({"type": "error", "code": "unsupported", "detail": "this socket only listens"})
