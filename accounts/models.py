@@ -11,6 +11,9 @@ class User(AbstractUser):
     # Per-user settings (sound volume, default turn time, ...), as JSON so a
     # game can add one without a migration.
     preferences = models.JSONField(default=dict, blank=True)
+    # The last sign of the player on the site: one of their sockets was open.
+    # Refreshed every core.hooks.PRESENCE_SECONDS while one is.
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     @property
     def shown_name(self) -> str:

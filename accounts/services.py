@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from core.errors import Conflict, Invalid
@@ -84,3 +85,17 @@ def user_update(*, user: User, display_name: object = None, preferences: object 
         user.preferences = {**user.preferences, **preferences}
     user.save(update_fields=["display_name", "preferences"])
     return user
+
+
+def user_seen(user_id: int) -> None:
+    """One of the user's sockets is open now."""
+    User.objects.filter(pk=user_id).update(last_seen=timezone.now())
+
+
+# A player none of whose sockets has been open for this long is away: two
+# presence beats missed, and then some.
+AWAY_SECONDS = 45
+
+
+def is_away(user: User) -> bool:
+    return user.last_seen is None or (timezone.now() - user.last_seen).total_seconds() > AWAY_SECONDS

@@ -157,6 +157,7 @@ class RoomConsumer(Socket):
         await self.accept()
         for message in snapshot:
             await self.send_json(message)
+        self.keep_present(user.pk)
 
     async def resync(self) -> None:
         for message in await self._snapshot(self.scope["user"]) or []:

@@ -40,6 +40,10 @@ class Room(models.Model):
     code = models.CharField(max_length=8, unique=True, default=new_room_code)
     # The rating pool of its game at its seat count ("" where there is none).
     pool = models.CharField(max_length=40, blank=True, default="", db_index=True)
+    # A rematch on offer after a match ended: {"by": user id, "accepted":
+    # [user ids], "expires_at": iso time}; or the last answer to one:
+    # {"declined_by": user id}. Null when nothing is on offer.
+    rematch = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -151,6 +155,10 @@ class Player(models.Model):
     # How the seat finished: win / draw / loss and its place (1 = first).
     result = models.CharField(max_length=4, blank=True, default="")
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Turns in a row that ran out with the player away; at two the seat is
+    # abandoned (a two-seat game ends, an AI takes a seat of a larger one).
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    abandoned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "seat"]

@@ -7,20 +7,24 @@ the two always agree, and hidden information leaves only through
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from accounts.models import User
-from ratings.glicko2 import DEFAULT_RATING
+from accounts.services import AWAY_SECONDS
+from ratings.glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING, PROVISIONAL_DEVIATION
 from ratings.models import Rating
-from ratings.selectors import current_ratings
+from ratings.selectors import standings
 
 from .engines.base import JSON, Engine
 from .engines.bots import bot_levels
 from .engines.registry import ENGINES, get_engine
 from .models import ChatMessage, Match, Move, Player, Room
 from .options import catalogue_options, engine_options
+from .pools import pool_of
 
 
 def engine_for(game: str) -> Engine[Any, Any]:
@@ -37,6 +41,8 @@ def catalogue() -> list[JSON]:
         )
         entry["bots"] = bot_levels(engine.slug)
         entry["ai_levels"] = [level.to_json() for level in engine.bot_levels()]
+        # The rating pool of each seat count that has one ({"2": "quoridor", "4": "quoridor-4"}).
+        entry["pools"] = {str(count): pool for count in entry["player_counts"] if (pool := pool_of(engine.slug, count))}
         games.append(entry)
     return games
 
@@ -62,7 +68,7 @@ def room_detail(room: Room) -> JSON:
     seats = sorted(room.seats.all(), key=lambda seat: seat.index) if _prefetched(room, "seats") else list(
         room.seats.select_related("user").order_by("index")
     )
-    ratings: dict[int, float] = room.__dict__.get("_seat_ratings") or _ratings_in(
+    ratings: dict[int, tuple[float, float]] = room.__dict__.get("_seat_ratings") or _ratings_in(
         room.pool, [seat.user_id for seat in seats if seat.user_id]
     )
     return {
@@ -78,32 +84,60 @@ def room_detail(room: Room) -> JSON:
                 "username": seat.user.username if seat.user else None,
                 "name": seat.user.shown_name if seat.user else None,
                 "bot": seat.bot or None,
-                "rating": round(ratings[seat.user_id]) if seat.user_id in ratings else None,
+                "rating": round(ratings[seat.user_id][0]) if seat.user_id in ratings else None,
+                "provisional": ratings[seat.user_id][1] >= PROVISIONAL_DEVIATION if seat.user_id in ratings else None,
             }
             for seat in seats
         ],
         "match": match.pk if match else None,
+        "rematch": _rematch_json(room, seats),
         "created_at": room.created_at.isoformat(),
     }
 
 
-def _ratings_in(pool: str, user_ids: list[int]) -> dict[int, float]:
-    return current_ratings(pool, user_ids) if pool and user_ids else {}
+def rematch_offer(room: Room) -> dict[str, Any] | None:
+    """The offer standing at ``room`` now, or None (none made, declined, or lapsed)."""
+    offer = room.rematch
+    if not offer or "expires_at" not in offer:
+        return None
+    if timezone.now() >= datetime.fromisoformat(offer["expires_at"]):
+        return None
+    return dict(offer)
+
+
+def _rematch_json(room: Room, seats: list[Any]) -> JSON | None:
+    """The rematch on offer (who accepted, whom it waits for), or who declined the last one."""
+    names = {seat.user_id: seat.user.username for seat in seats if seat.user_id}
+    offer = rematch_offer(room)
+    if offer is not None:
+        return {
+            "offered_by": names.get(offer["by"]),
+            "accepted": [names[user] for user in offer["accepted"] if user in names],
+            "waiting_for": [name for user, name in names.items() if user not in offer["accepted"]],
+            "expires_at": offer["expires_at"],
+        }
+    if room.rematch and "declined_by" in room.rematch:
+        return {"declined_by": names.get(room.rematch["declined_by"])}
+    return None
+
+
+def _ratings_in(pool: str, user_ids: list[int]) -> dict[int, tuple[float, float]]:
+    return standings(pool, user_ids) if pool and user_ids else {}
 
 
 def attach_seat_ratings(rooms: list[Room]) -> None:
     """Each room's seated players' ratings in its pool, read in one query for a whole page
     (the rooms' seats come prefetched)."""
     wanted = {(room.pool, seat.user_id) for room in rooms if room.pool for seat in room.seats.all() if seat.user_id}
-    found: dict[tuple[str, int], float] = {}
+    found: dict[tuple[str, int], tuple[float, float]] = {}
     if wanted:
         rows = Rating.objects.filter(
             pool__in={pool for pool, _ in wanted}, user_id__in={user for _, user in wanted}
-        ).values_list("pool", "user_id", "rating")
-        found = {(pool, user): rating for pool, user, rating in rows}
+        ).values_list("pool", "user_id", "rating", "deviation")
+        found = {(pool, user): (rating, deviation) for pool, user, rating, deviation in rows}
     for room in rooms:
         room.__dict__["_seat_ratings"] = {
-            user: found.get((pool, user), DEFAULT_RATING) for pool, user in wanted if pool == room.pool
+            user: found.get((pool, user), (DEFAULT_RATING, DEFAULT_DEVIATION)) for pool, user in wanted if pool == room.pool
         }
 
 
@@ -215,11 +249,39 @@ def players_json(match: Match) -> list[JSON]:
             "name": p.user.shown_name if p.user else None,
             "bot": p.bot or None,
             "resigned": p.resigned,
+            # Gone away (turns ran out with no socket open, or claimed against).
+            "abandoned": p.abandoned,
             # The rating the player came to this match with (rated or not).
             "rating": round(p.rating) if p.rating is not None else None,
         }
         for p in players_of(match)
     ]
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+# A player away this long on their turn of an untimed game may be claimed
+# against (lichess's rule; timed games have the turn timer instead).
+CLAIM_AFTER_SECONDS = 60
+
+
+def claim_after(match: Match, seat: int | None) -> datetime | None:
+    """When the others may claim against ``seat`` (to move in an untimed game) if its player stays away.
+
+    Both must hold: the turn has lasted CLAIM_AFTER_SECONDS, and the player
+    has had no socket open for AWAY_SECONDS. None where no claim can be made.
+    """
+    if match.status != Match.Status.ACTIVE or seat is None or match.room.options.get("turn_seconds"):
+        return None
+    player = players_of(match)[seat]
+    if player.user is None or player.bot:
+        return None
+    turn_over = match.updated_at + timedelta(seconds=CLAIM_AFTER_SECONDS)
+    seen = player.user.last_seen
+    away = seen + timedelta(seconds=AWAY_SECONDS + 1) if seen is not None else turn_over
+    return max(turn_over, away)
 
 
 def match_detail(match: Match, seat: int | None, state: Any = None) -> JSON:
@@ -257,6 +319,9 @@ def _match_detail(match: Match, seat: int | None, state: Any) -> JSON:
         "legal_moves": legal,
         "result": match.result,
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        # Untimed games: from when the others may claim against the player to
+        # move, should that player stay away (the server checks again then).
+        "claim_after": _iso(claim_after(match, to_move[0] if to_move else None)),
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
     }
@@ -280,6 +345,7 @@ def match_summary(match: Match) -> JSON:
         "result": match.result,
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
+        "finished_at": _iso(match.finished_at),
     }
 
 

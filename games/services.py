@@ -17,6 +17,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.services import is_away
 from core.errors import Conflict, Forbidden, Invalid, NotFound
 from ratings.selectors import current_ratings
 from ratings.services import rate_result
@@ -28,7 +29,16 @@ from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import engine_options, normalize_room_options
 from .pools import pool_of
-from .selectors import engine_for, match_state, players_of, remember_state, seat_of
+from .selectors import (
+    claim_after,
+    current_match,
+    engine_for,
+    match_state,
+    players_of,
+    rematch_offer,
+    remember_state,
+    seat_of,
+)
 
 CHAT_MAX = 500
 MOVE_MAX = 64  # the longest notation a Move row holds
@@ -140,34 +150,83 @@ def room_join(*, user: User, room_id: int) -> Room:
 
 @write
 def room_leave(*, user: User, room_id: int) -> Room:
+    """Give the seat back: before the start, or between matches (a rematch on offer lapses).
+
+    Between matches the freed seat opens the table again: someone may join
+    it, and the next match starts when every seat is taken.
+    """
     room = _lock_room(room_id)
     seat = room.seats.select_for_update().filter(user=user).first()
     if seat is None:
         raise Conflict("not_seated", "you have no seat in this room")
-    if room.status != Room.Status.OPEN:
+    current = current_match(room)
+    if room.status == Room.Status.PLAYING and current is not None and current.status == Match.Status.ACTIVE:
         raise Conflict("match_started", "the match has started; resign instead of leaving")
     seat.user = None
     seat.save(update_fields=["user"])
     remaining = room.seats.filter(user__isnull=False).order_by("index").first()
     if remaining is None:
         room.status = Room.Status.CLOSED
-    elif room.host_id == user.pk:
-        room.host_id = remaining.user_id
-    room.save(update_fields=["status", "host", "updated_at"])
+    else:
+        room.status = Room.Status.OPEN
+        if room.host_id == user.pk:
+            room.host_id = remaining.user_id
+    room.rematch = None
+    room.save(update_fields=["status", "host", "rematch", "updated_at"])
     transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
     return room
 
 
+# A rematch offer stands this long after it was made, then lapses.
+REMATCH_OFFER_SECONDS = 60
+
+
 @write
-def room_rematch(*, user: User, room_id: int) -> Match:
+def room_rematch(*, user: User, room_id: int) -> Match | Room:
+    """Offer a rematch, or accept the one on offer.
+
+    The next match starts when every person seated has accepted (AI seats
+    always do): at once for a player alone with AI seats. Returns the new
+    match once it starts, else the room with the offer as it stands.
+    """
     room = _lock_room(room_id)
-    if not room.seats.filter(user=user).exists():
-        raise Forbidden("not_seated", "only a seated player can start a rematch")
+    seats = list(room.seats.all())
+    if not any(seat.user_id == user.pk for seat in seats):
+        raise Forbidden("not_seated", "only a seated player can offer or accept a rematch")
     last = room.matches.order_by("-number").first()
     if last is None or last.status == Match.Status.ACTIVE:
         raise Conflict("match_not_over", "the current match is not over yet")
+    if room.status != Room.Status.PLAYING:
+        raise Conflict("seat_free", "a seat is free: the next match starts when someone takes it")
+    offer = rematch_offer(room) or {
+        "by": user.pk,
+        "accepted": [],
+        "expires_at": (timezone.now() + timedelta(seconds=REMATCH_OFFER_SECONDS)).isoformat(),
+    }
+    if user.pk not in offer["accepted"]:
+        offer["accepted"].append(user.pk)
+    people = {seat.user_id for seat in seats if seat.user_id is not None}
     transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
-    return _start_match(room)
+    if people <= set(offer["accepted"]):
+        room.rematch = None
+        room.save(update_fields=["rematch", "updated_at"])
+        return _start_match(room)
+    room.rematch = offer
+    room.save(update_fields=["rematch", "updated_at"])
+    return room
+
+
+@write
+def room_rematch_decline(*, user: User, room_id: int) -> Room:
+    room = _lock_room(room_id)
+    if not room.seats.filter(user=user).exists():
+        raise Forbidden("not_seated", "only a seated player can decline a rematch")
+    if rematch_offer(room) is None:
+        raise Conflict("no_offer", "no rematch is on offer")
+    room.rematch = {"declined_by": user.pk}
+    room.save(update_fields=["rematch", "updated_at"])
+    transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
+    return room
 
 
 @write
@@ -224,7 +283,8 @@ def _start_match(room: Room) -> Match:
     _schedule_turn(match, state)
     match.save(update_fields=["snapshot", "snapshot_version", "bot_turn", "turn_deadline", "rated"])
     room.status = Room.Status.PLAYING
-    room.save(update_fields=["status", "updated_at"])
+    room.rematch = None
+    room.save(update_fields=["status", "rematch", "updated_at"])
     _push_match(match)
     return match
 
@@ -280,6 +340,10 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
     if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
         raise Conflict("turn_expired", "your time for this turn ran out; a random move is being made for you")
     _apply(match, state, seat, move.strip())
+    player = players_of(match)[seat]
+    if player.timeouts_in_a_row:  # they are back: the count of missed turns starts again
+        player.timeouts_in_a_row = 0
+        player.save(update_fields=["timeouts_in_a_row"])
     return match
 
 
@@ -394,6 +458,7 @@ def turn_timeout(*, match_id: int) -> bool:
     rng = random.Random(f"{match.seed}:{match.version}")
     action = engine.random_action(state, seat, rng)
     _apply(match, state, seat, engine.format(state, action), made_by=Move.MadeBy.TIMEOUT)
+    _note_timeout(match, seat)
     return True
 
 
@@ -406,27 +471,96 @@ def match_resign(*, user: User, match_id: int) -> Match:
     seat = _player_seat(match, user)
     if match.status != Match.Status.ACTIVE:
         raise Conflict("match_over", "the match is over")
-    state = match_state(match)
-    players = players_of(match)
-    others = [p for p in players if p.seat != seat and p.user_id is not None and not p.resigned]
     match.version += 1
     match.snapshot_version = match.version
-    remember_state(match, state)  # a resignation changes who plays, not the position
-    if len(players) > 2 and others:
-        player = players[seat]
-        player.bot = str(match.room.options.get("ai") or "random")
-        player.resigned = True
-        player.save(update_fields=["bot", "resigned"])
-        _schedule_turn(match, state)
-    else:
-        engine = engine_for(match.room.game)
-        outcome = _with_resignations(engine.resign(state, seat, match.room.players), match)
-        _finish(match, outcome, reason=f"{user.username} resigned", resigned=seat)
-        match.bot_turn = False
-        match.turn_deadline = None
+    _leave_seat(match, players_of(match)[seat], f"{user.username} resigned", resigned=seat)
     match.save()
     _push_match(match)
     return match
+
+
+def _leave_seat(match: Match, player: Player, reason: str, **extra: Any) -> None:
+    """A person leaves their seat of an active match (resigning, or gone away).
+
+    With two seats, or nobody else left to play, the match ends: their
+    loss; in a game of three or more with other people still playing, an AI
+    of the room's level takes the seat over so their game goes on (the seat
+    still loses). The caller bumps the version and saves the match.
+    """
+    state = match_state(match)
+    remember_state(match, state)  # who plays changes, not the position
+    players = players_of(match)
+    others = [p for p in players if p.seat != player.seat and p.user_id is not None and not p.resigned]
+    if len(players) > 2 and others:
+        player.bot = str(match.room.options.get("ai") or "random")
+        player.resigned = True
+        player.save(update_fields=["bot", "resigned", "abandoned", "timeouts_in_a_row"])
+        _schedule_turn(match, state)
+        return
+    engine = engine_for(match.room.game)
+    outcome = _with_resignations(engine.resign(state, player.seat, match.room.players), match)
+    _finish(match, outcome, reason=reason, **extra)
+    match.bot_turn = False
+    match.turn_deadline = None
+
+
+@write
+def match_claim(*, user: User, match_id: int) -> Match:
+    """Claim against a player who has gone away on their turn of an untimed game.
+
+    In a two-seat game the claimer wins (or the match is aborted if fewer
+    than two moves were made); in a larger one an AI takes the absent seat.
+    """
+    match = _lock_match(match_id)
+    seat = _player_seat(match, user)
+    if match.status != Match.Status.ACTIVE:
+        raise Conflict("match_over", "the match is over")
+    if match.room.options.get("turn_seconds"):
+        raise Conflict("timed_game", "this game has a turn timer: an absent player's turns run out by themselves")
+    to_move = engine_for(match.room.game).seat_to_move(match_state(match))
+    if to_move is None or to_move == seat:
+        raise Conflict("not_claimable", "it is your turn: there is nobody to claim against")
+    absent = players_of(match)[to_move]
+    claimable = claim_after(match, to_move)
+    if absent.user is None or absent.bot or not is_away(absent.user) or claimable is None or timezone.now() < claimable:
+        raise Conflict("opponent_present", "your opponent is still here, or has not been away long enough")
+    match.version += 1
+    match.snapshot_version = match.version
+    _abandon(match, absent)
+    match.save()
+    _push_match(match)
+    return match
+
+
+def _abandon(match: Match, player: Player) -> None:
+    """``player`` has gone: their seat is left as after a resignation, or the match is aborted
+    if fewer than two moves of the players' own were made (nothing was really played)."""
+    player.abandoned = True
+    player.save(update_fields=["abandoned"])
+    name = player.user.username if player.user else f"seat {player.seat}"
+    if len(players_of(match)) == 2 and match.moves.filter(made_by=Move.MadeBy.PLAYER).count() < 2:
+        match.status = Match.Status.ABORTED
+        match.finished_at = timezone.now()
+        match.result = {"results": [], "places": [], "aborted": True, "abandoned": player.seat,
+                        "reason": f"{name} left before the game had begun: aborted"}
+        match.bot_turn = False
+        match.turn_deadline = None
+        return
+    _leave_seat(match, player, f"{name} left the game", abandoned=player.seat)
+
+
+def _note_timeout(match: Match, seat: int) -> None:
+    """Count a person's turns that ran out in a row; two, with none of their sockets open, and they are gone."""
+    player = players_of(match)[seat]
+    if player.user_id is None or player.bot:
+        return
+    player.timeouts_in_a_row += 1
+    player.save(update_fields=["timeouts_in_a_row"])
+    if match.status == Match.Status.ACTIVE and player.timeouts_in_a_row >= 2 and is_away(player.user):
+        match.version += 1
+        match.snapshot_version = match.version
+        _abandon(match, player)
+        match.save()
 
 
 def _finish(match: Match, outcome: Outcome, *, reason: str | None = None, **extra: Any) -> None:

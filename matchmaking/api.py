@@ -38,6 +38,7 @@ class SeekOut(serializers.Serializer):  # type: ignore[misc]
     room = serializers.IntegerField(allow_null=True)
     match = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
     waited = serializers.FloatField(help_text="seconds waited (until paired or cancelled)")
 
 

@@ -35,6 +35,7 @@ class PlayerOut(serializers.Serializer):  # type: ignore[misc]
 class HistoryOut(serializers.Serializer):  # type: ignore[misc]
     match = serializers.IntegerField()
     at = serializers.DateTimeField()
+    before = serializers.IntegerField(allow_null=True, help_text="the rating the player came to the match with")
     rating = serializers.IntegerField()
     deviation = serializers.IntegerField()
 

@@ -17,8 +17,18 @@ LEADERBOARD_SIZE = 100
 
 def current_ratings(pool: str, user_ids: list[int]) -> dict[int, float]:
     """The players' ratings in ``pool`` now; a player without one is at the default."""
-    held = dict(Rating.objects.filter(pool=pool, user_id__in=user_ids).values_list("user_id", "rating"))
-    return {user: held.get(user, DEFAULT_RATING) for user in user_ids}
+    return {user: rating for user, (rating, _) in standings(pool, user_ids).items()}
+
+
+def standings(pool: str, user_ids: list[int]) -> dict[int, tuple[float, float]]:
+    """(rating, deviation) of each player in ``pool`` now; the defaults for a player without one."""
+    held = {
+        user: (rating, deviation)
+        for user, rating, deviation in Rating.objects.filter(pool=pool, user_id__in=user_ids).values_list(
+            "user_id", "rating", "deviation"
+        )
+    }
+    return {user: held.get(user, (DEFAULT_RATING, DEFAULT_DEVIATION)) for user in user_ids}
 
 
 def check_pool(pool: Any) -> str:
@@ -93,6 +103,7 @@ def rating_history(user: User, pool: str) -> list[dict[str, Any]]:
         {
             "match": row.match_id,
             "at": row.match.finished_at.isoformat() if row.match.finished_at else None,
+            "before": round(row.rating) if row.rating is not None else None,
             "rating": round(row.rating_after or 0),
             "deviation": round(row.deviation_after or 0),
         }

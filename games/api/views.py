@@ -76,10 +76,24 @@ class RoomLeave(APIView):
 
 
 class RoomRematch(APIView):
-    @extend_schema(request=None, responses={201: s.MatchOut, **ERRORS})
+    @extend_schema(
+        request=None,
+        responses={201: s.MatchOut, 202: s.RoomOut, **ERRORS},
+        description="Offer a rematch, or accept the one on offer: 201 with the new match once every "
+        "person seated has accepted (at once against AI seats), else 202 with the room and its offer.",
+    )
     def post(self, request: Request, room_id: int) -> Response:
-        match = services.room_rematch(user=request.user, room_id=room_id)
-        return Response(_view(match, request), status=status.HTTP_201_CREATED)
+        result = services.room_rematch(user=request.user, room_id=room_id)
+        if isinstance(result, Match):
+            return Response(_view(result, request), status=status.HTTP_201_CREATED)
+        return Response(selectors.room_detail(result), status=status.HTTP_202_ACCEPTED)
+
+
+class RoomRematchDecline(APIView):
+    @extend_schema(request=None, responses={200: s.RoomOut, **ERRORS})
+    def post(self, request: Request, room_id: int) -> Response:
+        room = services.room_rematch_decline(user=request.user, room_id=room_id)
+        return Response(selectors.room_detail(room))
 
 
 class RoomStart(APIView):
@@ -176,6 +190,19 @@ class MatchPosition(APIView):
         state = selectors.state_after(match, ply)
         seat = selectors.viewer_seat(match, request.user)
         return Response({"ply": ply, "plies": plies, "state": engine.view(state, seat)})
+
+
+class MatchClaim(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: s.MatchOut, **ERRORS},
+        description="In an untimed game, claim against the player to move once they have been away "
+        "for a minute: a two-seat game is won (aborted if fewer than two moves were made); in a larger "
+        "one an AI takes their seat.",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = services.match_claim(user=request.user, match_id=match_id)
+        return Response(_view(match, request))
 
 
 class MatchResign(APIView):

@@ -29,8 +29,8 @@ def test_creating_a_room_seats_the_creator_at_seat_zero(alice: Player) -> None:
     assert room["status"] == "open"
     assert room["match"] is None
     assert room["seats"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "rating": 1500},
-        {"seat": 1, "username": None, "name": None, "bot": None, "rating": None},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "rating": 1500, "provisional": True},
+        {"seat": 1, "username": None, "name": None, "bot": None, "rating": None, "provisional": None},
     ]
     assert room["options"] == {
         "players": 2, "columns": 7, "rows": 6, "connect": 4, "turn_seconds": 0, "ai": "random", "rated": False
@@ -74,8 +74,10 @@ def test_joining_the_last_seat_starts_the_first_match(alice: Player, bob: Player
     match = alice.get(f"/api/matches/{joined['match']}/").json()
     assert match["status"] == "active"
     assert match["players"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False, "rating": 1500},
-        {"seat": 1, "username": "bob", "name": "bob", "bot": None, "resigned": False, "rating": 1500},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False, "abandoned": False,
+         "rating": 1500},
+        {"seat": 1, "username": "bob", "name": "bob", "bot": None, "resigned": False, "abandoned": False,
+         "rating": 1500},
     ]
     assert match["to_move"] == [0]
     assert match["version"] == 0
@@ -141,7 +143,9 @@ def test_the_lobby_lists_and_filters_rooms(alice: Player, bob: Player, carol: Pl
 def test_rematch_hands_the_first_move_to_the_next_seat(alice: Player, bob: Player) -> None:
     match = start_match(alice, bob)
     assert alice.post(f"/api/matches/{match['id']}/resign/").status_code == 200
-    response = bob.post(f"/api/rooms/{match['room']}/rematch/")
+    # A rematch is an offer (issue #11): bob offers, alice accepts, and it starts.
+    assert bob.post(f"/api/rooms/{match['room']}/rematch/").status_code == 202
+    response = alice.post(f"/api/rooms/{match['room']}/rematch/")
     assert response.status_code == 201
     second = response.json()
     assert second["number"] == 2
@@ -151,7 +155,8 @@ def test_rematch_hands_the_first_move_to_the_next_seat(alice: Player, bob: Playe
     assert bob.get(f"/api/rooms/{match['room']}/").json()["match"] == second["id"]
     # And a third match goes back to alice.
     bob.post(f"/api/matches/{second['id']}/resign/")
-    third = alice.post(f"/api/rooms/{match['room']}/rematch/").json()
+    alice.post(f"/api/rooms/{match['room']}/rematch/")
+    third = bob.post(f"/api/rooms/{match['room']}/rematch/").json()
     assert third["players"][0]["username"] == "alice"
 
 

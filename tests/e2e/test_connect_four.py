@@ -214,8 +214,12 @@ def test_two_players_play_a_whole_game_through_a_reload_and_a_server_restart(
     expect(bob.page.locator("#connection")).to_have_attribute("data-state", "live")
     expect(discs(bob.page)).to_have_count(11)
 
-    # Play again: a new match in the same room, and bob moves first this time.
+    # Play again: alice offers, bob sees the offer and accepts; a new match in
+    # the same room, and bob moves first this time.
     alice.page.get_by_role("button", name="Play again").click()
+    expect(alice.page.locator("#rematch-offer")).to_contain_text(f"waiting for {bob.username}")
+    expect(bob.page.locator("#rematch-offer")).to_contain_text(f"{alice.username} offers a rematch")
+    bob.page.get_by_role("button", name="Accept rematch").click()
     for player in (alice, bob):
         expect(player.page.locator("#banner")).to_be_hidden()
         expect(discs(player.page)).to_have_count(0)

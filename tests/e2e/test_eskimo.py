@@ -249,8 +249,10 @@ def test_trapping_the_bear_ends_the_game_and_play_again_starts_the_next(register
     expect(alice.page.locator("#banner")).to_contain_text(f"{bob.username} won")
     screenshot(alice.page, "eskimo-game-over")
 
-    # Play again: a fresh floe, and bob (seat 0 of the new match) moves first.
+    # Play again: alice offers, bob accepts; a fresh floe, and bob (seat 0 of
+    # the new match) moves first.
     alice.page.get_by_role("button", name="Play again").click()
+    bob.page.get_by_role("button", name="Accept rematch").click()
     for player in (alice, bob):
         expect(player.page.locator("#banner")).to_be_hidden()
         expect(bear(player.page)).to_have_attribute("data-at", "c3")

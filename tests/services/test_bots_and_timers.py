@@ -25,12 +25,16 @@ def start_against_bots(host: Player, game: str = "connect-four", **options: Any)
 def test_the_host_starts_with_free_seats_as_ai_seats(alice: Player) -> None:
     match = start_against_bots(alice, ai="random")
     assert match["players"] == [
-        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False, "rating": 1500},
-        {"seat": 1, "username": None, "name": None, "bot": "random", "resigned": False, "rating": None},
+        {"seat": 0, "username": "alice", "name": "alice", "bot": None, "resigned": False, "abandoned": False,
+         "rating": 1500},
+        {"seat": 1, "username": None, "name": None, "bot": "random", "resigned": False, "abandoned": False,
+         "rating": None},
     ]
     room = alice.get(f"/api/rooms/{match['room']}/").json()
     assert room["status"] == "playing"
-    assert room["seats"][1] == {"seat": 1, "username": None, "name": None, "bot": "random", "rating": None}
+    assert room["seats"][1] == {
+        "seat": 1, "username": None, "name": None, "bot": "random", "rating": None, "provisional": None
+    }
 
 
 def test_a_bot_answers_each_move_when_the_scheduler_runs(alice: Player) -> None:

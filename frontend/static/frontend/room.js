@@ -125,11 +125,34 @@
     banner.dataset.outcome = App.outcomeFor(match, me) || "";
     const mine = match.players.find((p) => p.seat === match.seat);
     $("resign").hidden = !active || match.seat === null || Boolean(mine && mine.resigned);
-    $("rematch").hidden = active || !mySeatInRoom();
+    renderRematch(active);
     const replay = $("replay-link");
     replay.hidden = active;
     replay.href = `/matches/${match.id}/replay/`;
     renderSeats();
+  }
+
+  // After a match: offer a rematch, or answer the one on offer. It starts
+  // when every person seated has accepted (AI seats always do).
+  function renderRematch(active) {
+    const offer = room && room.rematch;
+    const seated = Boolean(mySeatInRoom());
+    const open = Boolean(offer && offer.waiting_for);
+    const iAccepted = open && offer.accepted.includes(me);
+    const button = $("rematch");
+    button.hidden = active || !seated || iAccepted || room.status !== "playing";
+    button.textContent = open ? "Accept rematch" : "Play again";
+    $("decline").hidden = active || !seated || !open || iAccepted;
+    const line = $("rematch-offer");
+    line.hidden = active || !offer;
+    if (open) {
+      const waiting = offer.waiting_for.join(", ");
+      line.textContent = iAccepted
+        ? `Rematch offered: waiting for ${waiting} to accept.`
+        : `${offer.offered_by} offers a rematch (accepted: ${offer.accepted.join(", ")}).`;
+    } else if (offer && offer.declined_by) {
+      line.textContent = `${offer.declined_by} declined the rematch.`;
+    }
   }
 
   // The time left for the current turn, when the room has a turn limit.
@@ -204,7 +227,12 @@
   $("join").addEventListener("click", () => roomAction("join", (r) => { room = r; renderRoom(); }));
   $("leave").addEventListener("click", () => roomAction("leave", (r) => { room = r; renderRoom(); }));
   $("start").addEventListener("click", () => roomAction("start", (m) => takeMatch(m)));
-  $("rematch").addEventListener("click", () => roomAction("rematch", (m) => takeMatch(m)));
+  // The answer is the new match once everyone accepted, else the room with the offer.
+  $("rematch").addEventListener("click", () => roomAction("rematch", (answer) => {
+    if ("version" in answer) takeMatch(answer);
+    else { room = answer; renderRoom(); }
+  }));
+  $("decline").addEventListener("click", () => roomAction("rematch/decline", (r) => { room = r; renderRoom(); }));
   $("resign").addEventListener("click", async () => {
     if (!match || !confirm("Resign this game?")) return;
     showActionError(null);
