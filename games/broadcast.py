@@ -164,6 +164,11 @@ def chat_posted(message_id: int) -> None:
     _send(message.room_id, {"type": "chat.posted", "message": chat_json(message)})
 
 
+def to_room(room_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` as it is to every socket watching the room (a review's progress)."""
+    _send_group(room_group(room_id), {"type": "relay", "message": message})
+
+
 def to_user(user_id: int, message: dict[str, Any]) -> None:
     """Send ``message`` as it is to every socket of one user (their /ws/me/ and room sockets).
 

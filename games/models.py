@@ -214,3 +214,30 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"room {self.room_id}: {self.user_id}: {self.text[:30]}"
+
+
+class Analysis(models.Model):
+    """A finished match's review, computed once in the background and kept.
+
+    ``positions`` has one entry per position (ply 0 = the start): what the
+    engine could say of it within its budget, and of the move that led to it.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    plies = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    positions = models.JSONField(default=list)
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"

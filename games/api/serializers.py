@@ -106,3 +106,16 @@ class GameOut(serializers.Serializer):  # type: ignore[misc]
     ai_levels = serializers.ListField(
         child=serializers.JSONField(), help_text="each AI level, weakest first: {name, description}"
     )
+
+
+class AnalysisOut(serializers.Serializer):  # type: ignore[misc]
+    match = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    plies = serializers.IntegerField(help_text="positions to analyse (moves + 1)")
+    done = serializers.IntegerField(help_text="positions analysed so far")
+    positions = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="once done, per position: {analysis: what the game says of it (null: nothing), "
+        "move: what the move leading to it did (e.g. {blunder: true})}",
+    )
+    error = serializers.CharField(allow_null=True)

@@ -18,4 +18,5 @@ urlpatterns = [
     path("matches/<int:match_id>/positions/<int:ply>/", views.MatchPosition.as_view(), name="match-position"),
     path("matches/<int:match_id>/resign/", views.MatchResign.as_view(), name="match-resign"),
     path("matches/<int:match_id>/claim/", views.MatchClaim.as_view(), name="match-claim"),
+    path("matches/<int:match_id>/analysis/", views.MatchAnalysis.as_view(), name="match-analysis"),
 ]

@@ -16,7 +16,8 @@ from rest_framework.views import APIView
 from core.api import ERRORS, body, paginated
 from core.errors import Invalid, NotFound
 from games import selectors, services
-from games.models import Match, Room
+from games.analysis import analysis_for, analysis_json
+from games.models import Analysis, Match, Room
 
 from . import serializers as s
 
@@ -203,6 +204,19 @@ class MatchClaim(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         match = services.match_claim(user=request.user, match_id=match_id)
         return Response(_view(match, request))
+
+
+class MatchAnalysis(APIView):
+    @extend_schema(
+        responses={200: s.AnalysisOut, 202: s.AnalysisOut, **ERRORS},
+        description="A finished match's review, one entry per position (0 = the start): 200 once done; "
+        "202 while it is queued or running (the first request queues it; progress comes on the room "
+        "socket as {type: analysis}). 409 match_not_over for a match still in play.",
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        analysis = analysis_for(match_id=match_id)
+        done = analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED)
+        return Response(analysis_json(analysis), status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
 
 
 class MatchResign(APIView):

@@ -335,6 +335,23 @@ class Engine(ABC, Generic[S, A]):
             state = self.play(state, seat, text)
         return state
 
+    # --- analysis, for reviewing a finished game ----------------------------------
+
+    def analyse(self, state: S, seconds: float) -> JSON | None:
+        """What a reviewer may learn about this position, found within ``seconds`` of CPU.
+
+        None where the game has nothing to say (the default). It is shown only
+        for finished matches: a game in progress must not be analysed for a
+        player (that would be playing with a computer's help), and for games
+        with hidden information it must say nothing hidden.
+        """
+        return None
+
+    def judge(self, before: JSON | None, after: JSON | None, seat: int, move: str) -> JSON | None:
+        """What a move did, given the analyses of the positions before and after it
+        (e.g. ``{"blunder": true}`` where it changed the game's outcome); None: nothing to say."""
+        return None
+
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """The computer players of this game, weakest first; ``random`` plays every game.
 

@@ -292,6 +292,28 @@ def _reaches(start: int, goal: int, north: int, south: int, east: int, west: int
         unseen ^= front
 
 
+def distance_to_goal(start: int, goal: int, fences: Fences) -> int:
+    """The fewest steps from ``start`` to any square of ``goal``, around the fences
+    (pawns and jumps ignored: the measure players use); -1 when cut off."""
+    front = 1 << start
+    if front & goal:
+        return 0
+    unseen = ALL_SQUARES ^ front
+    steps = 0
+    while front:
+        steps += 1
+        front = (
+            (front & fences.north) << SIZE
+            | (front & fences.south) >> SIZE
+            | (front & fences.east) << 1
+            | (front & fences.west) >> 1
+        ) & unseen
+        if front & goal:
+            return steps
+        unseen ^= front
+    return -1
+
+
 def _path_fences(start: int, goal: int, fences: Fences) -> int:
     """The fence slots that would block a step of one shortest path to ``goal``.
 
@@ -697,6 +719,14 @@ class Quoridor(Engine[QuoridorState, Action]):
             f"{there} is out of reach: a pawn steps one square orthogonally, "
             "or jumps over a pawn it faces"
         )
+
+    def analyse(self, state: QuoridorState, seconds: float) -> JSON | None:
+        """Each pawn's shortest path to its goal side: the race a reviewer watches."""
+        return {
+            "distances": [
+                distance_to_goal(pawn, goal, state.fences) for pawn, goal in zip(state.pawns, state.goals, strict=True)
+            ]
+        }
 
     def outcome(self, state: QuoridorState) -> Outcome | None:
         if state.winner is not None:
