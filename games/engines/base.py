@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -325,6 +325,24 @@ class Engine(ABC, Generic[S, A]):
 
     def legal_moves(self, state: S, seat: int) -> list[str]:
         return [self.format(state, action) for action in self.legal_actions(state, seat)]
+
+    # --- records: a game's moves in its compact standard form, where it has one ---
+
+    def join_moves(self, moves: Sequence[str]) -> str | None:
+        """``moves`` (canonical notation, in order) in the game's compact standard form, as
+        players exchange whole games (Connect Four's digit string ``4453``, Sokoban's
+        LURD); None where the game has none, or none for these moves (the default).
+
+        Reading it back with ``split_moves`` and playing the moves from the start
+        reaches the same position.
+        """
+        return None
+
+    def split_moves(self, text: str) -> list[str] | None:
+        """The moves written in the compact form of ``join_moves``, each in notation
+        ``parse`` reads; None where the game has no compact form (the default).
+        It checks only the form: replaying the moves finds the illegal ones."""
+        return None
 
     def replay(
         self, players: int, options: JSON, seed: int, moves: Iterable[tuple[int, str]]

@@ -16,6 +16,7 @@ in shared/data/connect4. Above 9 columns a move is still a number (``10``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .base import (
@@ -138,6 +139,16 @@ class ConnectFour(Engine[ConnectFourState, int]):
 
     def format(self, state: ConnectFourState, action: int) -> str:
         return str(action + 1)
+
+    def join_moves(self, moves: Sequence[str]) -> str | None:
+        """The digit string of the game (``4453``): one digit a move, which needs
+        every column to be a single digit (boards of up to 9 columns)."""
+        if not all(len(move) == 1 and move in "123456789" for move in moves):
+            return None
+        return "".join(moves)
+
+    def split_moves(self, text: str) -> list[str] | None:
+        return [digit for digit in text if not digit.isspace()]
 
     def describe(self, state: ConnectFourState, seat: int, action: int) -> str:
         return f"dropped a disc in column {action + 1}"

@@ -26,6 +26,7 @@ Options: ``level``, the level as XSB text (or the numeric format; see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -252,6 +253,26 @@ class Sokoban(Engine[SokobanState, Action]):
         if found is not None and found[1]:
             return f"pushed a box {word}"
         return f"stepped {word}"
+
+    def join_moves(self, moves: Sequence[str]) -> str | None:
+        """The LURD string the moves leave, as Sokoban solutions are written: an
+        ``undo`` takes back the letter before it and a ``reset`` clears them, so
+        the string replays to the same position by the path the player kept."""
+        path: list[str] = []
+        for move in moves:
+            if move == UNDO:
+                if path:
+                    path.pop()
+            elif move == RESET:
+                path.clear()
+            elif len(move) == 1 and move.lower() in DIRECTIONS:
+                path.append(move)
+            else:
+                return None
+        return "".join(path)
+
+    def split_moves(self, text: str) -> list[str] | None:
+        return [letter for letter in text if not letter.isspace()]
 
     def serialize(self, state: SokobanState) -> JSON:
         return {
