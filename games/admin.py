@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ChatMessage, Match, Move, Player, Room, Seat
+from .models import ChatMessage, Match, Move, Player, Room, RoomSocket, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -60,3 +60,8 @@ class MoveAdmin(admin.ModelAdmin):
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("room", "user", "text", "created_at")
+
+
+@admin.register(RoomSocket)
+class RoomSocketAdmin(admin.ModelAdmin):
+    list_display = ("room", "user", "channel", "seen_at")

@@ -28,6 +28,7 @@ from channels.utils import await_many_dispatch
 
 from core import hooks
 
+from . import watchers
 from .broadcast import remember_server_loop, room_group, room_user_group, user_group
 from .models import Room
 from .selectors import current_match, match_detail, room_detail, viewer_seat
@@ -123,14 +124,17 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     def keep_present(self, user_id: int) -> None:
         """Tell the apps this user is here now and every PRESENCE_SECONDS while the socket is open."""
-        if hooks.PRESENCE:
-            self.presence = asyncio.get_running_loop().create_task(self._present(user_id))
+        self.presence = asyncio.get_running_loop().create_task(self._present(user_id))
 
     async def _present(self, user_id: int) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             while True:
-                await database_sync_to_async(hooks.present)(user_id)
+                await database_sync_to_async(self.heartbeat)(user_id)
                 await asyncio.sleep(hooks.PRESENCE_SECONDS)
+
+    def heartbeat(self, user_id: int) -> None:
+        """One sign that the socket is still open (in a database thread)."""
+        hooks.present(user_id)
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])
@@ -138,6 +142,8 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
 class RoomConsumer(Socket):
     room_id: int
+    # The socket's row among the room's open sockets (games.watchers), once accepted.
+    counted = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -157,7 +163,21 @@ class RoomConsumer(Socket):
         await self.accept()
         for message in snapshot:
             await self.send_json(message)
+        self.counted = True
+        await database_sync_to_async(watchers.socket_opened)(
+            room_id=self.room_id, user_id=user.pk, channel=self.channel_name
+        )
         self.keep_present(user.pk)
+
+    def heartbeat(self, user_id: int) -> None:
+        super().heartbeat(user_id)
+        watchers.socket_seen(room_id=self.room_id, user_id=user_id, channel=self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if self.counted:
+            self.counted = False
+            await database_sync_to_async(watchers.socket_closed)(room_id=self.room_id, channel=self.channel_name)
 
     async def resync(self) -> None:
         for message in await self._snapshot(self.scope["user"]) or []:

@@ -180,6 +180,7 @@ class Move(models.Model):
         PLAYER = "player"
         BOT = "bot"
         TIMEOUT = "timeout"  # a random legal move made when the seat's time ran out
+        SOLVER = "solver"  # played from a solver's solution on the player's behalf (Sokoban)
 
     notation = models.CharField(max_length=64)
     # The move in words, for the game log ("East built a 2-storey piece ...").
@@ -201,6 +202,27 @@ class Move(models.Model):
         if self.pk is not None and not self._state.adding:
             raise ValueError("moves are append-only")
         super().save(*args, **kwargs)
+
+
+class RoomSocket(models.Model):
+    """An open socket on a room, one row each: who is watching, across server processes.
+
+    The socket adds its row when it opens, touches it every PRESENCE_SECONDS
+    and deletes it when it closes; a row not touched for a while belongs to a
+    process that died, and is not counted (games.watchers). Moves never read
+    this table: the count is taken only when a socket comes or goes.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_sockets")
+    channel = models.CharField(max_length=200, unique=True)  # the socket's channel name
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["room", "seen_at"], name="roomsocket_room_seen")]
+
+    def __str__(self) -> str:
+        return f"room {self.room_id}: user {self.user_id}"
 
 
 class ChatMessage(models.Model):

@@ -25,6 +25,7 @@ from .engines.registry import ENGINES, get_engine
 from .models import ChatMessage, Match, Move, Player, Room
 from .options import catalogue_options, engine_options
 from .pools import pool_of
+from .watchers import watcher_count, watcher_counts
 
 
 def engine_for(game: str) -> Engine[Any, Any]:
@@ -91,6 +92,9 @@ def room_detail(room: Room) -> JSON:
         ],
         "match": match.pk if match else None,
         "rematch": _rematch_json(room, seats),
+        # People with the room open and no seat (games.watchers); counted
+        # when a socket comes or goes, never on a move.
+        "watchers": room.__dict__["_watchers"] if "_watchers" in room.__dict__ else watcher_count(room.pk),
         "created_at": room.created_at.isoformat(),
     }
 
@@ -139,6 +143,14 @@ def attach_seat_ratings(rooms: list[Room]) -> None:
         room.__dict__["_seat_ratings"] = {
             user: found.get((pool, user), (DEFAULT_RATING, DEFAULT_DEVIATION)) for pool, user in wanted if pool == room.pool
         }
+
+
+def prepare_lobby(rooms: list[Room]) -> None:
+    """What a page of the lobby needs beyond its rows, read once for the page: seat ratings, watchers."""
+    attach_seat_ratings(rooms)
+    counts = watcher_counts(rooms)
+    for room in rooms:
+        room.__dict__["_watchers"] = counts[room.pk]
 
 
 def rooms_for_lobby(

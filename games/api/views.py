@@ -45,7 +45,7 @@ class RoomList(APIView):
             raise Invalid("invalid", f"status must be one of {', '.join(Room.Status.values)}")
         params = request.query_params
         rooms = selectors.rooms_for_lobby(game=params.get("game"), status=status_filter, code=params.get("code"))
-        return paginated(request, self, rooms, selectors.room_detail, prepare=selectors.attach_seat_ratings)
+        return paginated(request, self, rooms, selectors.room_detail, prepare=selectors.prepare_lobby)
 
     @extend_schema(request=s.RoomCreateIn, responses={201: s.RoomOut, **ERRORS})
     def post(self, request: Request) -> Response:

@@ -1,0 +1,89 @@
+"""Who watches a room: its open sockets, counted across server processes.
+
+Each room socket has a row (models.RoomSocket) from when it opens to when it
+closes, touched on every heartbeat (core.hooks.PRESENCE_SECONDS). Watchers
+are the people with a socket open on the room and no seat at it. A server
+process that dies leaves its rows behind; they stop counting once nobody has
+touched them for STALE_SECONDS, and the next heartbeat in the room removes
+them.
+
+The count is taken when a socket opens or closes (and when stale rows go),
+and pushed in the room's detail only when it changed: the move path never
+reads this table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from core.hooks import PRESENCE_SECONDS
+
+from .models import Room, RoomSocket, Seat
+
+# Three missed heartbeats: the socket's process is gone.
+STALE_SECONDS = 3 * PRESENCE_SECONDS
+
+
+def _cutoff() -> datetime:
+    return timezone.now() - timedelta(seconds=STALE_SECONDS)
+
+
+def watcher_count(room_id: int) -> int:
+    """The people with a socket open on the room and no seat at it."""
+    seated = Seat.objects.filter(room_id=room_id, user__isnull=False).values("user_id")
+    live = RoomSocket.objects.filter(room_id=room_id, seen_at__gte=_cutoff()).exclude(user_id__in=seated)
+    return live.values("user_id").distinct().count()
+
+
+def watcher_counts(rooms: list[Room]) -> dict[int, int]:
+    """watcher_count for a page of rooms in one query (their seats come prefetched)."""
+    if not rooms:
+        return {}
+    seated = {(room.pk, seat.user_id) for room in rooms for seat in room.seats.all() if seat.user_id}
+    rows = (
+        RoomSocket.objects.filter(room_id__in=[room.pk for room in rooms], seen_at__gte=_cutoff())
+        .values_list("room_id", "user_id")
+        .distinct()
+    )
+    counts = {room.pk: 0 for room in rooms}
+    for room_id, user_id in rows:
+        if (room_id, user_id) not in seated:
+            counts[room_id] += 1
+    return counts
+
+
+def _push_if_changed(room_id: int, before: int) -> None:
+    if watcher_count(room_id) != before:
+        from .broadcast import room_changed
+
+        room_changed(room_id)
+
+
+def socket_opened(*, room_id: int, user_id: int, channel: str) -> None:
+    """A socket opened on the room; everyone there hears if the count of watchers changed."""
+    before = watcher_count(room_id)
+    RoomSocket.objects.update_or_create(
+        channel=channel, defaults={"room_id": room_id, "user_id": user_id, "seen_at": timezone.now()}
+    )
+    _push_if_changed(room_id, before)
+
+
+def socket_seen(*, room_id: int, user_id: int, channel: str) -> None:
+    """A heartbeat: this socket is still open. Rows a dead process left go now (rarely:
+    the room then hears the count again, whatever it was)."""
+    if not RoomSocket.objects.filter(channel=channel).update(seen_at=timezone.now()):
+        # This process stalled long enough for another to remove the row as stale.
+        socket_opened(room_id=room_id, user_id=user_id, channel=channel)
+    deleted, _ = RoomSocket.objects.filter(room_id=room_id, seen_at__lt=_cutoff()).delete()
+    if deleted:
+        from .broadcast import room_changed
+
+        room_changed(room_id)
+
+
+def socket_closed(*, room_id: int, channel: str) -> None:
+    before = watcher_count(room_id)
+    RoomSocket.objects.filter(channel=channel).delete()
+    _push_if_changed(room_id, before)
