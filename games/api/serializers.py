@@ -28,6 +28,10 @@ class RoomOut(serializers.Serializer):  # type: ignore[misc]
     host = serializers.CharField()
     seats = SeatOut(many=True)
     match = serializers.IntegerField(allow_null=True)
+    rematch = serializers.JSONField(
+        allow_null=True, help_text="{offered_by, accepted, waiting_for, expires_at} on offer, or {declined_by}"
+    )
+    watchers = serializers.IntegerField(help_text="people with the room open and no seat at it")
     created_at = serializers.DateTimeField()
 
 
@@ -74,7 +78,7 @@ class MoveOut(serializers.Serializer):  # type: ignore[misc]
     username = serializers.CharField(allow_null=True)
     move = serializers.CharField()
     text = serializers.CharField(help_text="the move in words")
-    made_by = serializers.ChoiceField(choices=["player", "bot", "timeout"])
+    made_by = serializers.ChoiceField(choices=["player", "bot", "timeout", "solver"])
     created_at = serializers.DateTimeField()
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import records, views
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="game-list"),
@@ -19,4 +19,7 @@ urlpatterns = [
     path("matches/<int:match_id>/resign/", views.MatchResign.as_view(), name="match-resign"),
     path("matches/<int:match_id>/claim/", views.MatchClaim.as_view(), name="match-claim"),
     path("matches/<int:match_id>/analysis/", views.MatchAnalysis.as_view(), name="match-analysis"),
+    path("matches/<int:match_id>/record/", records.MatchRecord.as_view(), name="match-record"),
+    path("players/<str:username>/records/", records.PlayerRecords.as_view(), name="player-records"),
+    path("records/", records.ReadRecords.as_view(), name="records"),
 ]
