@@ -4,6 +4,8 @@ from . import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    # Browsers and tools ask for /favicon.ico whatever the pages link to.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("login/", views.login_page, name="login"),
     path("register/", views.register_page, name="register"),
     path("logout/", views.logout_page, name="logout"),

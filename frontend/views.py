@@ -6,6 +6,7 @@ from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -46,6 +47,11 @@ def _safe_next(request: HttpRequest) -> str:
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
         return target
     return "/"
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers and tools ask for /favicon.ico whatever a page links: send them to the icon."""
+    return redirect(static("frontend/favicon.svg"))
 
 
 def register_page(request: HttpRequest) -> HttpResponse:

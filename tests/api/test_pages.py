@@ -143,3 +143,12 @@ def test_a_player_page_is_found_by_username_in_any_case(alice: Player, bob: Play
 def test_leaderboards_and_player_pages_need_a_login(alice: Player, url: str) -> None:
     response = Client().get(url)
     assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_the_favicon_answers_at_favicon_ico_without_a_login() -> None:
+    browser = Client()
+    response = browser.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"] == "/static/frontend/favicon.svg"
+    icon = browser.get(response["Location"])
+    assert icon.status_code == 200 and icon["Content-Type"].startswith("image/svg+xml")
+    assert b"<svg" in b"".join(icon.streaming_content) if icon.streaming else b"<svg" in icon.content
