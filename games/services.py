@@ -320,7 +320,9 @@ def _player_seat(match: Match, user: User) -> int:
 
 
 @write
-def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
+def move_make(*, user: User, match_id: int, move: Any, version: Any, made_by: str = Move.MadeBy.PLAYER) -> Match:
+    """``user`` moves; ``made_by`` says whose move it really is when a service plays it on
+    their behalf (Sokoban's solver: ``Move.MadeBy.SOLVER``)."""
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if not isinstance(move, str) or not move.strip():
@@ -339,7 +341,7 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any) -> Match:
         raise Conflict("not_your_turn", "it is not your turn")
     if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
         raise Conflict("turn_expired", "your time for this turn ran out; a random move is being made for you")
-    _apply(match, state, seat, move.strip())
+    _apply(match, state, seat, move.strip(), made_by)
     player = players_of(match)[seat]
     if player.timeouts_in_a_row:  # they are back: the count of missed turns starts again
         player.timeouts_in_a_row = 0
