@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
 from core.errors import Invalid, NotFound
+from games.selectors import match_detail, seat_of
 
 from . import selectors, services
 from .models import Level, SolveJob
@@ -27,7 +29,8 @@ class LevelOut(serializers.Serializer):  # type: ignore[misc]
     boxes = serializers.IntegerField()
     verified = serializers.ChoiceField(choices=["solvable", "unverified"])
     uploaded_by = serializers.CharField(allow_null=True)
-    solved = serializers.BooleanField()
+    solved = serializers.BooleanField(help_text="solved by the player's own hand")
+    solved_with_solver = serializers.BooleanField(help_text="solved with the solver's answer (not counted as solved)")
     best_moves = serializers.IntegerField(allow_null=True)
     best_pushes = serializers.IntegerField(allow_null=True)
     xsb = serializers.CharField()
@@ -152,3 +155,26 @@ class SolveCancel(APIView):
     def post(self, request: Request, job_id: str) -> Response:
         job = services.solve_cancel(user=request.user, job_id=_job(request, job_id).pk)
         return Response(selectors.job_json(job))
+
+
+class SolveStep(APIView):
+    @extend_schema(
+        request=inline_serializer("SolveStepIn", {
+            "match": serializers.IntegerField(help_text="your Sokoban match on this solve's level"),
+            "version": serializers.IntegerField(help_text="the match version you last saw"),
+        }),
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+        description="Play the next move of this solve's answer in your match, on your behalf: the next "
+        "letter while the path so far is the start of the solution, else `reset`. The move is logged as "
+        "made by the solver (`made_by: solver`), and a level solved so is marked solved with the solver, "
+        "never as your own solve or your best. 201 with the match detail, as a move's answer.",
+    )
+    def post(self, request: Request, job_id: str) -> Response:
+        data = body(request)
+        if "version" not in data:
+            raise Invalid("invalid", "version is required: send the match version you last saw")
+        job = _job(request, job_id)
+        match = services.solution_step(
+            user=request.user, job_id=job.pk, match_id=data.get("match"), version=data["version"]
+        )
+        return Response(match_detail(match, seat_of(match, request.user)), status=status.HTTP_201_CREATED)

@@ -35,13 +35,20 @@ class Level(models.Model):
 
 
 class Progress(models.Model):
-    """A player's best solve of a level."""
+    """A player's solves of a level: their own, with the best of them, and those played with the solver.
+
+    A solve with the solver (its answer played, or the level solved after the
+    solver had shown the player its answer) is counted apart: it is not the
+    player's own, and never their best.
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sokoban_progress")
     level = models.ForeignKey(Level, on_delete=models.CASCADE, related_name="progress")
-    best_moves = models.PositiveIntegerField()
-    best_pushes = models.PositiveIntegerField()
-    solves = models.PositiveIntegerField(default=1)
+    # The best of the player's own solves; empty while they have none.
+    best_moves = models.PositiveIntegerField(null=True, blank=True)
+    best_pushes = models.PositiveIntegerField(null=True, blank=True)
+    solves = models.PositiveIntegerField(default=1)  # their own
+    solver_solves = models.PositiveIntegerField(default=0)
     first_solved_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

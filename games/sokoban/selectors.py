@@ -19,7 +19,9 @@ def level_json(level: Level, progress: Progress | None = None, with_xsb: bool = 
         "boxes": level.boxes,
         "verified": level.verified,
         "uploaded_by": level.uploaded_by.username if level.uploaded_by else None,
-        "solved": progress is not None,
+        # Solved by the player's own hand; a solve with the solver is counted apart.
+        "solved": bool(progress and progress.solves),
+        "solved_with_solver": bool(progress and progress.solver_solves),
         "best_moves": progress.best_moves if progress else None,
         "best_pushes": progress.best_pushes if progress else None,
     }
@@ -42,7 +44,7 @@ def collections(user: Any) -> list[dict[str, Any]]:
 
     counts = Level.objects.values("collection").annotate(levels=Count("id")).order_by("collection")
     solved = dict(
-        Progress.objects.filter(user=user).values("level__collection").annotate(n=Count("id")).values_list(
+        Progress.objects.filter(user=user, solves__gt=0).values("level__collection").annotate(n=Count("id")).values_list(
             "level__collection", "n"
         )
     )

@@ -13,8 +13,11 @@ from accounts.models import User
 from core.errors import Conflict, Invalid, NotFound
 from games.engines.sokoban import LevelError, parse_level, parse_levels
 from games.engines.sokoban.levels import Level as EngineLevel
+from games.engines.sokoban.engine import RESET
 from games.engines.sokoban.solver import ALGORITHMS, UNSOLVABLE
-from games.services import write
+from games.models import Match, Move
+from games.selectors import match_state
+from games.services import move_make, write
 
 from . import jobs
 from .pushes import solve_changed
@@ -158,3 +161,59 @@ def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
     return job
 
 
+
+
+def _answer_of(user: User, job_id: Any) -> tuple[SolveJob, str]:
+    job = SolveJob.objects.filter(pk=job_id, user=user).first()
+    if job is None:
+        raise NotFound("not_found", f"there is no solve {job_id} of yours")
+    result = job.result or {}
+    if job.status != SolveJob.Status.DONE or not result.get("solved") or not result.get("solution"):
+        raise Conflict("no_solution", "that solve found no solution to play")
+    return job, str(result["solution"])
+
+
+def solution_step(*, user: User, job_id: Any, match_id: Any, version: Any) -> Match:
+    """Play the next move of a solver's answer in ``user``'s Sokoban match, on their behalf.
+
+    The server, not the page, picks the move: the next letter of the solution
+    while the level's path so far is the start of it (with no undone steps in
+    the counters), else ``reset`` to play it from the level's start. Each move
+    is logged as made by the solver, so the solve is never taken for the
+    player's own (games.sokoban.extension). One move a call: the page shows
+    the solution being played, step by step.
+    """
+    job, solution = _answer_of(user, job_id)
+    if isinstance(match_id, bool) or not isinstance(match_id, int):
+        raise Invalid("invalid", "match must be the id of your Sokoban match")
+    match = Match.objects.select_related("room").filter(pk=match_id).first()
+    if match is None or match.room.game != "sokoban":
+        raise NotFound("not_found", f"there is no Sokoban match {match_id}")
+    room_level = match.room.options.get("level_id") or 0
+    if not (job.level_id and job.level_id == room_level) and job.xsb != _room_xsb(match.room.options):
+        raise Conflict("other_level", "that solve is for another level")
+    if version != match.version:
+        raise Conflict("stale_version", f"the match is at version {match.version}, not {version}; reload it")
+    state = match_state(match)
+    path = state.path
+    if state.solved:
+        raise Conflict("match_over", "the level is solved")
+    # At the level's start the answer simply begins; elsewhere it goes back there first.
+    move = solution[len(path)] if _playing(match, state.moves, path, solution) else RESET
+    return move_make(user=user, match_id=match.pk, move=move, version=version, made_by=Move.MadeBy.SOLVER)
+
+
+def _playing(match: Match, moves: int, path: str, solution: str) -> bool:
+    """Whether the solver's answer is being played here: the path is the start of the
+    solution, with no undone steps, and every one of its moves was the solver's."""
+    if moves != len(path) or not solution.lower().startswith(path.lower()) or len(path) >= len(solution):
+        return False
+    last = Move.objects.filter(match=match).order_by("-ply").values_list("made_by", flat=True)[: len(path)]
+    return all(made_by == Move.MadeBy.SOLVER for made_by in last)
+
+
+def _room_xsb(options: dict[str, Any]) -> str | None:
+    try:
+        return parse_level(str(options.get("level", ""))).to_xsb(title=False)
+    except LevelError:
+        return None

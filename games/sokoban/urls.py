@@ -9,4 +9,5 @@ urlpatterns = [
     path("solve/", api.Solve.as_view(), name="sokoban-solve"),
     path("solve/<str:job_id>/", api.SolveDetail.as_view(), name="sokoban-solve-detail"),
     path("solve/<str:job_id>/cancel/", api.SolveCancel.as_view(), name="sokoban-solve-cancel"),
+    path("solve/<str:job_id>/step/", api.SolveStep.as_view(), name="sokoban-solve-step"),
 ]
