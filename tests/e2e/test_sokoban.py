@@ -154,7 +154,7 @@ def test_a_player_solves_microban_1_by_keys_then_watches_the_solver_do_it(regist
     expect(page.locator("#board .sk")).to_have_attribute("data-solved", "yes")
     expect(page.locator("#board .sk-solved")).to_contain_text("Solved!")
     expect(page.locator("#board .sk-solved")).to_contain_text("33 moves · 8 pushes")
-    expect(page.locator("#banner")).to_contain_text("You won")
+    expect(page.locator("#banner")).to_contain_text("Solved!")
     assert sorted(boxes(page)) == ["1,3", "2,1"]
     screenshot(page, "e2e-sokoban-solved-by-keys")
 
@@ -175,7 +175,9 @@ def test_a_player_solves_microban_1_by_keys_then_watches_the_solver_do_it(regist
     expect(page.locator("#board .sk-solver")).to_have_attribute("data-phase", "done", timeout=30_000)
     # It played from the level's start: the counters are exactly the solution's.
     counters(page, 33, 8, MICROBAN_1)
-    expect(page.locator("#board .sk-solved")).to_contain_text("Solved!")
+    # The server played it on her behalf, so it is not her own solve.
+    expect(page.locator("#board .sk-solved")).to_contain_text("Solved with the solver")
+    expect(page.locator("#banner")).to_contain_text("Solved with the solver")
     phases = page.evaluate("window.__phases")
     assert phases[:3] == ["working", "playing", "done"], phases
     remaining = page.evaluate("window.__remaining")
@@ -184,9 +186,13 @@ def test_a_player_solves_microban_1_by_keys_then_watches_the_solver_do_it(regist
     assert remaining == sorted(remaining, reverse=True) and len(set(remaining)) == 34, remaining
     moves_log = page.locator("#moves li")
     expect(moves_log).to_have_count(35)  # d, reset, then the 33 of the solution
-    expect(moves_log.nth(1)).to_contain_text("reset")
+    # In words, each marked as the solver's but her own first step.
+    expect(moves_log.nth(0)).to_contain_text("stepped down")
+    expect(moves_log.nth(0).locator(".made-by")).to_have_count(0)
+    expect(moves_log.nth(1)).to_contain_text("started the level again")
+    expect(page.locator("#moves li .made-by-solver")).to_have_count(34)
 
-    # The browser shows the level solved with the best counts.
+    # The browser shows the level solved with the best counts: her own, not the solver's.
     open_level_browser(page)
     tile = level_tile(page, 1)
     expect(tile).to_have_attribute("data-solved", "yes")
@@ -284,3 +290,56 @@ def test_an_upload_is_refused_with_the_servers_reason_or_added_to_uploads(regist
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.get_by_test_id("sokoban-title")).to_have_text(f"Corridor of {dave.username}")
     expect(page.locator("#board .sk-cell[data-box]")).to_have_count(4)
+
+
+def test_a_level_solved_only_with_the_solver_is_marked_so_and_leaving_a_level_reads_so(
+    register: Callable[[str], Player],
+) -> None:
+    dave = register("dave")
+    page = dave.page
+    start_microban_1(dave)
+    # What the counters count is written on the screen, not only in a tooltip.
+    expect(page.get_by_test_id("sokoban-counter-meaning")).to_be_visible()
+    expect(page.get_by_test_id("sokoban-counter-meaning")).to_contain_text("undone ones included")
+    page.keyboard.press("Shift+S")
+    expect(page.locator("#board .sk-solver")).to_have_attribute("data-phase", "done", timeout=30_000)
+    expect(page.locator("#board .sk-solved")).to_contain_text("Solved with the solver")
+    expect(page.locator("#board .sk-solved")).to_contain_text("not counted as your own solve")
+    counters(page, 33, 8, MICROBAN_1)
+
+    # The level browser: not solved by him, but marked as solved with the solver.
+    open_level_browser(page)
+    tile = level_tile(page, 1)
+    expect(tile).to_have_attribute("data-solved", "no")
+    expect(tile).to_have_attribute("data-solver", "yes")
+    expect(tile).to_contain_text("with the solver")
+    expect(tab(page, "Microban")).to_have_text("Microban 0 / 155")
+
+    # On a puzzle played alone, "Resign" is leaving the level, and it goes back to the levels.
+    level_tile(page, 2).click()
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    expect(page.get_by_test_id("sokoban-title")).to_have_text("Microban 2")
+    expect(page.get_by_role("button", name="Resign")).to_have_count(0)
+    leave = page.get_by_role("button", name="Leave level")
+    expect(leave).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept() if "Leave this level" in dialog.message else dialog.dismiss())
+    leave.click()
+    page.wait_for_url(re.compile(r"/sokoban/$"))
+    expect(level_tile(page, 2)).to_have_attribute("data-solved", "no")
+
+
+def test_the_sokoban_room_fits_a_390_pixel_wide_screen(register: Callable[[str], Player]) -> None:
+    erin = register("erin")
+    page = erin.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_microban_1(erin)
+    expect(page.locator("#board .sk-cell").first).to_be_visible()
+
+    def overflow() -> int:
+        return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+    assert overflow() == 0, f"the page scrolls sideways by {overflow()} px"
+    press(page, MICROBAN_1, ARROWS)
+    expect(page.locator("#board .sk-solved")).to_contain_text("Solved!")
+    assert overflow() == 0, f"solved, the page scrolls sideways by {overflow()} px"
+    screenshot(page, "e2e-sokoban-390px")

@@ -21,7 +21,6 @@
 (() => {
   const el = App.el;
   const STEPS = { l: [-1, 0], u: [0, -1], r: [1, 0], d: [0, 1] };
-  const WORDS = { l: "left", u: "up", r: "right", d: "down" };
   const ALGORITHMS = [
     ["best", "Best (default)", "the strongest: push-optimal A* if it finishes in time, then a greedy search"],
     ["astar", "A*", "A* over pushes: push-optimal"],
@@ -71,16 +70,20 @@
 
       // ---- the status panel --------------------------------------------
       const title = el("span", { class: "sk-title", "data-testid": "sokoban-title" });
-      const counter = (name, label) => el("div", { class: "sk-counter" },
+      const counter = (name, label, meaning) => el("div", { class: "sk-counter", title: meaning },
         el("span", { class: "sk-counter-label" }, label),
         el("span", { class: "sk-counter-value", "data-testid": `sokoban-${name}` }, "0"));
-      const moves = counter("moves", "Moves");
-      const pushes = counter("pushes", "Pushes");
-      const goals = counter("goals", "On goal");
+      const moves = counter("moves", "Moves", "Every step you took, pushes and undone steps included; Reset sets it to 0");
+      const pushes = counter("pushes", "Pushes", "Every time you moved a box, undone pushes included");
+      const goals = counter("goals", "On goal", "Boxes standing on a goal, of all the boxes");
       const path = el("code", { class: "sk-path", "data-testid": "sokoban-path" });
+      // What the counters count, on screen: Undo takes a step back but not off the count.
+      const meaning = el("p", { class: "sk-meaning muted", "data-testid": "sokoban-counter-meaning" },
+        "Moves and pushes count every step and push since the start or the last reset, undone ones included: ",
+        "the level's score, lower is better. The path is the way from the start to here; undo shortens it.");
       const status = el("section", { class: "sk-panel sk-status" },
         el("div", { class: "sk-heading" }, title, el("a", { href: "/sokoban/", class: "sk-all" }, "All levels")),
-        el("div", { class: "sk-counters" }, moves, pushes, goals),
+        el("div", { class: "sk-counters" }, moves, pushes, goals), meaning,
         el("div", { class: "sk-label" }, "Path"), path);
 
       // ---- keys on screen ----------------------------------------------
@@ -243,8 +246,12 @@
         root.dataset.solved = state.solved ? "yes" : "no";
         solvedPanel.hidden = !state.solved;
         if (state.solved) {
+          // Played from the solver's answer (or typed in after it showed one): the server says so.
+          const withSolver = Boolean(view.match && view.match.result && view.match.result.solver);
+          solvedPanel.dataset.solver = withSolver ? "yes" : "no";
           solvedPanel.replaceChildren(
-            el("strong", {}, "Solved!"),
+            el("strong", {}, withSolver ? "Solved with the solver" : "Solved!"),
+            withSolver ? el("span", { class: "muted" }, "not counted as your own solve or your best") : null,
             el("span", {}, `${state.moves} moves · ${state.pushes} pushes`),
             ...(ctx.readonly ? [] : [next, nextError]));
         }
@@ -492,35 +499,39 @@
 
       function showRemaining(solution, played) {
         const left = solution.slice(played);
+        if (remaining.textContent === left && remainingCount.textContent) return;
         remaining.textContent = left;
         remainingCount.textContent = `(${left.length} of ${solution.length})`;
       }
 
+      // How much of the solution the level's path has played so far.
+      function playedOf(solution) {
+        const path = state ? state.path : "";
+        return path && solution.toLowerCase().startsWith(path.toLowerCase()) ? path.length : 0;
+      }
+
+      // The server plays the answer, one step a request: it picks each move
+      // (going back to the level's start first) and logs it as the solver's,
+      // so the solve is marked "solved with the solver", never as mine.
       async function playSolution(solution, found) {
         solver.stop = false;
         showRemaining(solution, 0);
         setPhase("playing", found);
         const match = matchId;
+        const job = solver.jobId;
         let failed = "";
         try {
           // A move typed just before the solve may still be on its way.
           while (pumping) await sleep(20);
-          // The solution starts from the level's start.
-          if (state && (state.path || state.moves || state.pushes) && legal("reset")) {
-            const before = version();
-            await ctx.play("reset");
-            if (version() === before) throw new Error("could not go back to the level's start");
-          }
-          for (let i = 0; i < solution.length; i++) {
+          // The solution's moves, and a reset before them at most.
+          for (let step = 0; !(state && state.solved); step++) {
             if (solver.stop || matchId !== match) throw new Error(matchId !== match ? "a new game began" : "stopped");
+            if (step > solution.length + 1) throw new Error("the solution did not solve the level");
             const started = Date.now();
-            const direction = solution[i].toLowerCase();
-            const letter = legal(direction);
-            if (!letter) throw new Error(`move ${i + 1} (${WORDS[direction] || solution[i]}) does not fit this position`);
             const before = version();
-            await ctx.play(letter);
-            if (version() === before) throw new Error(`move ${i + 1} was refused`);
-            showRemaining(solution, i + 1);
+            await ctx.post(`/api/sokoban/solve/${job}/step/`, { match: view.match.id, version: view.match.version });
+            if (version() === before) throw new Error(`move ${playedOf(solution) + 1} was refused`);
+            showRemaining(solution, playedOf(solution));
             await sleep(Math.max(0, STEP_MS - (Date.now() - started)));
           }
         } catch (error) {

@@ -70,22 +70,44 @@ const App = (() => {
     return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
   }
 
+  // Close codes after which retrying cannot help: not logged in, no such room.
+  const GIVE_UP = new Set([4401, 4404]);
+
   // A socket that reconnects with backoff; every (re)connect gets a fresh snapshot
   // (a room's state, or the player's waiting seeks on /ws/me/).
+  //
+  // It stops for good on close code 4401 (not logged in) or 4404 (no such
+  // room) and tells handlers.status("closed", code). A handshake refused
+  // before it opened reaches a browser as 1006 without the server's code, so
+  // after such a close handlers.probe(), if given, asks over HTTP and answers
+  // 4401, 4404 or null (try again).
   function connect(path, handlers) {
     let ws = null;
     let delay = 500;
     let timer = null;
     let closedByUs = false;
+    const status = (...args) => { if (handlers.status) handlers.status(...args); };
+    function retry() {
+      status("offline");
+      timer = setTimeout(connect, delay);
+      // A restarting server is back within seconds: keep the retries short.
+      delay = Math.min(delay * 2, 4000);
+    }
+    function giveUp(code) {
+      closedByUs = true;
+      clearTimeout(timer);
+      status("closed", code);
+    }
     function connect() {
       timer = null;
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       ws = new WebSocket(`${scheme}://${location.host}${path}`);
+      let opened = false;
       // Channel layers forget group members after a day: a tab left open
       // longer reconnects (and gets a fresh snapshot) every few hours.
       const socketAtOpen = ws;
       setTimeout(() => { if (ws === socketAtOpen && ws.readyState === 1) ws.close(4000, "refresh"); }, 6 * 3600 * 1000);
-      ws.onopen = () => { delay = 500; handlers.status && handlers.status("live"); };
+      ws.onopen = () => { opened = true; delay = 500; status("live"); };
       ws.onmessage = (event) => {
         const message = JSON.parse(event.data);
         const handler = handlers[message.type] || handlers.other;
@@ -93,15 +115,13 @@ const App = (() => {
       };
       ws.onclose = (event) => {
         if (closedByUs) return;
-        // 4401/4404: logged out or no such room; retrying cannot help.
-        if (event.code === 4401 || event.code === 4404) {
-          handlers.status && handlers.status("closed", event.code);
-          return;
-        }
-        handlers.status && handlers.status("offline");
-        timer = setTimeout(connect, delay);
-        // A restarting server is back within seconds: keep the retries short.
-        delay = Math.min(delay * 2, 4000);
+        if (GIVE_UP.has(event.code)) { giveUp(event.code); return; }
+        if (opened || !handlers.probe) { retry(); return; }
+        // Refused before it opened: a server that is down, or one that said no.
+        Promise.resolve().then(handlers.probe).catch(() => null).then((code) => {
+          if (closedByUs) return;
+          if (GIVE_UP.has(code)) giveUp(code); else retry();
+        });
       };
     }
     function reconnectNow() {
@@ -120,8 +140,16 @@ const App = (() => {
     };
   }
 
+  // A room's socket. Where the socket cannot say why it was refused, the
+  // room's REST answer can: 404 the room is gone, 401/403 not logged in.
   function socket(roomId, handlers) {
-    return connect(`/ws/rooms/${roomId}/`, handlers);
+    async function probe() {
+      const response = await fetch(`/api/rooms/${roomId}/`, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.status === 404) return 4404;
+      if (response.status === 401 || response.status === 403) return 4401;
+      return null;
+    }
+    return connect(`/ws/rooms/${roomId}/`, { probe, ...handlers });
   }
 
   function showError(node, error) {
@@ -136,6 +164,37 @@ const App = (() => {
     if (p.username) return p.name || p.username;
     if (p.bot) return `AI (${p.bot})`;
     return "empty seat";
+  }
+
+  // Why a seat's person no longer plays it, or null: "abandoned" (gone away:
+  // turns ran out or the others claimed) or "resigned". In a game of three
+  // or more an AI then plays the seat on (p.bot); in a two-seat game the
+  // match ended, and its result names the seat.
+  function seatLeft(p, match) {
+    const result = (match && match.result) || {};
+    if (p.abandoned || result.abandoned === p.seat) return "abandoned";
+    if (p.resigned || result.resigned === p.seat) return "resigned";
+    return null;
+  }
+
+  // The words for seatLeft, as a tag to put beside the seat's name (null if it still plays).
+  function seatNote(p, match) {
+    const left = seatLeft(p, match);
+    if (!left) return null;
+    const what = left === "abandoned" ? "left the game" : "resigned";
+    const text = p.bot ? `${what}; the computer plays on` : what;
+    return el("span", { class: `seat-note seat-${left}`, dataset: { left } }, text);
+  }
+
+  // A move not made by its player's own hand, marked in move lists.
+  const MADE_BY = {
+    bot: ["AI", "made by the computer"],
+    timeout: ["time out", "the time ran out: a random legal move was made"],
+    solver: ["solver", "played from the solver's solution"],
+  };
+  function madeByTag(move) {
+    const found = MADE_BY[move.made_by];
+    return found ? el("span", { class: `made-by made-by-${move.made_by}`, title: found[1] }, found[0]) : null;
   }
 
   function playerUrl(username) {
@@ -188,6 +247,11 @@ const App = (() => {
     // An aborted match has no winner and no ratings: say so, and why.
     if (match.status === "aborted") return match.result.reason ? `Aborted — ${match.result.reason}` : "Aborted";
     const results = match.result.results || [];
+    // A puzzle played alone (Sokoban) is solved or left, with the solver's help or not.
+    if (match.players.length === 1) {
+      if (results[0] !== "win") return "Left unsolved";
+      return match.result.solver ? "Solved with the solver (not counted as your own solve)" : "Solved!";
+    }
     const winners = match.players.filter((p) => results[p.seat] === "win");
     let headline;
     if (winners.length === 0) headline = "Draw";
@@ -199,6 +263,6 @@ const App = (() => {
 
   return {
     api, el, svg, connect, socket, showError, resultText, outcomeFor, playerName, playerLabel, playerUrl,
-    signed, ratingChanges, ApiError, boards: {}, username: document.body.dataset.username,
+    seatLeft, seatNote, madeByTag, signed, ratingChanges, ApiError, boards: {}, username: document.body.dataset.username,
   };
 })();

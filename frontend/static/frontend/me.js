@@ -190,6 +190,11 @@ App.seeks = (() => {
 
   if (App.username) {
     App.connect("/ws/me/", {
+      // Logged out meanwhile (in another tab): stop instead of retrying forever.
+      async probe() {
+        const response = await fetch("/api/auth/me/", { headers: { Accept: "application/json" }, credentials: "same-origin" });
+        return response.status === 401 || response.status === 403 ? 4401 : null;
+      },
       seeks(message) { greeted(message.seeks).catch(() => {}); },
       seek(message) { take(message.seek); },
       paired(message) {

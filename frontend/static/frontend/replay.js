@@ -67,8 +67,9 @@
       class: `seat seat-${p.seat}${p.username && p.username === App.username ? " mine" : ""}`,
     }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p))));
     $("moves").replaceChildren(...moves.map((m) => App.el("li", {
-      dataset: { ply: m.ply }, onclick: () => show(m.ply), title: m.text || `the position after move ${m.ply}`,
-    }, App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }), m.move)));
+      dataset: { ply: m.ply, move: m.move }, onclick: () => show(m.ply), title: `${m.move}: the position after move ${m.ply}`,
+    }, App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }),
+    App.el("span", { class: "move-text" }, m.text || m.move), App.madeByTag(m))));
     if (match.status === "active") $("replay-status").textContent = "This game is still being played; the replay shows the moves so far.";
     await show(0);
   })().catch((error) => App.showError($("replay-error"), error));

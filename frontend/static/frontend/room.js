@@ -16,11 +16,35 @@
 
   const boardModule = App.boards[game];
   const title = boardModule.title || game;
-  const board = boardModule.create($("board"), { play, readonly: false });
+  const board = boardModule.create($("board"), { play, post, readonly: false });
   $("board").hidden = true; // until there is a match to draw
 
   function mySeatInRoom() {
     return room ? room.seats.find((s) => s.username === me) : undefined;
+  }
+
+  // Alone at the table (Sokoban): no turns to announce, and resigning is leaving the level.
+  function solo() {
+    return Boolean(room && room.seats.length === 1);
+  }
+
+  // A seat is given back before the start, or between matches (it opens
+  // again for anyone, and a rematch on offer lapses).
+  function renderLeave() {
+    const between = room.status === "playing" && match && match.id === room.match && match.status !== "active";
+    $("leave").hidden = !mySeatInRoom() || !(room.status === "open" || between) || solo();
+  }
+
+  // Who watches: everyone sees how many; a spectator is told that is what they are doing.
+  function renderWatchers() {
+    const count = room.watchers || 0;
+    const node = $("watchers");
+    node.hidden = count === 0;
+    node.dataset.count = count;
+    node.textContent = `${count} watching`;
+    node.title = count === 1 ? "One person is watching this room" : `${count} people are watching this room`;
+    const watching = !mySeatInRoom() && !(match && match.seat !== null);
+    $("watching").hidden = !watching || room.status === "closed";
   }
 
   function renderRoom() {
@@ -29,7 +53,8 @@
     const seated = Boolean(mySeatInRoom());
     const free = room.seats.some((s) => !s.username && !s.bot);
     $("join").hidden = seated || room.status !== "open" || !free;
-    $("leave").hidden = !seated || room.status !== "open";
+    renderLeave();
+    renderWatchers();
     $("start").hidden = !seated || room.host !== me || room.status !== "open" || !free;
     $("room-rated").hidden = !(room.options && room.options.rated);
     const level = room.options && room.options.ai ? ` (${room.options.ai})` : "";
@@ -71,7 +96,8 @@
       return App.el("li", {
         class: `seat seat-${p.seat}${toMove ? " to-move" : ""}${p.username === me ? " mine" : ""}`,
         dataset: { seat: p.seat },
-      }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p), toMove ? " — to move" : "");
+      }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p),
+      match ? App.seatNote(p, match) : null, toMove ? " — to move" : "");
     }));
   }
 
@@ -98,9 +124,9 @@
     });
     const turn = $("turn");
     // Alone at the table (Sokoban) it is always your turn: no bar to say so.
-    const solo = match.players.length === 1;
-    turn.dataset.myTurn = myTurn && !solo ? "yes" : "no";
-    if (active && solo) {
+    const alone = match.players.length === 1;
+    turn.dataset.myTurn = myTurn && !alone ? "yes" : "no";
+    if (active && alone) {
       turn.textContent = "";
     } else if (active) {
       const names = match.players.filter((p) => match.to_move.includes(p.seat)).map(App.playerName).join(", ");
@@ -125,7 +151,13 @@
     banner.dataset.outcome = App.outcomeFor(match, me) || "";
     const mine = match.players.find((p) => p.seat === match.seat);
     $("resign").hidden = !active || match.seat === null || Boolean(mine && mine.resigned);
+    // A puzzle played alone is not resigned but left.
+    $("resign").textContent = solo() ? "Leave level" : "Resign";
+    $("resign").title = solo() ? "Stop playing this level; it stays unsolved" : "Give up this game";
+    renderClaim();
     renderRematch(active);
+    renderWatchers();
+    renderLeave();
     const replay = $("replay-link");
     replay.hidden = active;
     replay.href = `/matches/${match.id}/replay/`;
@@ -155,6 +187,28 @@
     }
   }
 
+  // Untimed games: once the player to move has been away long enough
+  // (claim_after), the others may claim. The time passes without a push, so
+  // this runs again every second.
+  function renderClaim() {
+    const button = $("claim");
+    const line = $("claim-offer");
+    const active = match && match.status === "active";
+    const absent = active && match.to_move.length ? match.players.find((p) => p.seat === match.to_move[0]) : null;
+    const mine = match && match.players.find((p) => p.seat === match.seat);
+    const may = Boolean(active && match.claim_after && absent && match.seat !== null && !match.to_move.includes(match.seat)
+      && mine && !mine.resigned && Date.now() >= Date.parse(match.claim_after));
+    button.hidden = !may;
+    line.hidden = !may;
+    if (!may) return;
+    const name = App.playerName(absent);
+    const two = match.players.length === 2;
+    button.textContent = two ? "Claim victory" : `Give ${name}'s seat to the computer`;
+    line.textContent = two
+      ? `${name} has been away on their turn for a while. You may claim the win, or wait for them.`
+      : `${name} has been away on their turn for a while. You may hand their seat to the computer so the game goes on.`;
+  }
+
   // The time left for the current turn, when the room has a turn limit.
   let deadline = null;
   function tickClock() {
@@ -164,7 +218,7 @@
     clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up";
     clock.classList.toggle("urgent", left <= 10);
   }
-  setInterval(tickClock, 1000);
+  setInterval(() => { tickClock(); if (match) renderClaim(); }, 1000);
 
   async function loadMoves() {
     if (!match) return;
@@ -172,8 +226,10 @@
     const moves = await App.api("GET", `/api/matches/${match.id}/moves/`);
     if (request !== movesRequest) return;
     const list = $("moves");
-    list.replaceChildren(...moves.map((m) => App.el("li", { dataset: { ply: m.ply }, title: m.text || null },
-      App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }), `${m.move}`)));
+    // In words ("built a 2-storey piece on city 3"), whole; the notation is in the title.
+    list.replaceChildren(...moves.map((m) => App.el("li", { dataset: { ply: m.ply, move: m.move, madeBy: m.made_by }, title: m.move },
+      App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }),
+      App.el("span", { class: "move-text" }, m.text || m.move), App.madeByTag(m))));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -197,13 +253,24 @@
     App.showError($("action-error"), error);
   }
 
-  async function play(move) {
+  function play(move) {
+    if (!match) return Promise.resolve();
+    return send(`/api/matches/${match.id}/moves/`, { move, version: match.version });
+  }
+
+  // A move made through another endpoint that answers with the match (Sokoban's
+  // solver steps: the server picks the move and plays it on the player's behalf).
+  function post(url, body) {
+    return send(url, body);
+  }
+
+  async function send(url, body) {
     if (!match || sending) return;
     sending = true;
     root.classList.add("busy");
     showActionError(null);
     try {
-      takeMatch(await App.api("POST", `/api/matches/${match.id}/moves/`, { move, version: match.version }));
+      takeMatch(await App.api("POST", url, body));
     } catch (error) {
       showActionError(error);
       // Someone else's move (or a rematch) got in first: show the board as it is now.
@@ -234,12 +301,25 @@
   }));
   $("decline").addEventListener("click", () => roomAction("rematch/decline", (r) => { room = r; renderRoom(); }));
   $("resign").addEventListener("click", async () => {
-    if (!match || !confirm("Resign this game?")) return;
+    const leaving = solo();
+    if (!match || !confirm(leaving ? "Leave this level? It stays unsolved." : "Resign this game?")) return;
     showActionError(null);
     try {
       takeMatch(await App.api("POST", `/api/matches/${match.id}/resign/`));
+      if (leaving) location.href = "/sokoban/";
     } catch (error) {
       showActionError(error);
+    }
+  });
+  $("claim").addEventListener("click", async () => {
+    if (!match) return;
+    showActionError(null);
+    try {
+      takeMatch(await App.api("POST", `/api/matches/${match.id}/claim/`));
+    } catch (error) {
+      showActionError(error);
+      // They came back (or someone else claimed first): show the match as it is.
+      await loadMatch(match.id).catch(() => {});
     }
   });
 
@@ -276,14 +356,31 @@
     return App.api("GET", `/api/rooms/${roomId}/chat/`).then((lines) => lines.forEach(addChat));
   }
 
+  // The socket gave up: logged out (4401) or the room is gone (4404). Say so,
+  // and where to go; a reload cannot help.
+  function showClosed(code) {
+    const problem = $("connection-problem");
+    problem.hidden = false;
+    problem.dataset.code = code;
+    if (code === 4401) {
+      const next = encodeURIComponent(location.pathname);
+      problem.replaceChildren("You are not logged in any more, so this room cannot be followed. ",
+        App.el("a", { href: `/login/?next=${next}` }, "Log in again"), " to come back to it.");
+    } else {
+      problem.replaceChildren("This room is gone: there is nothing to follow here. ",
+        App.el("a", { href: "/" }, "Back to the lobby"), ".");
+    }
+  }
+
   let connectedBefore = false;
   App.socket(roomId, {
-    status(state) {
+    status(state, code) {
       const node = $("connection");
       node.dataset.state = state;
-      node.textContent = { live: "live", offline: "reconnecting…", closed: "disconnected" }[state] || state;
+      node.textContent = { live: "live", offline: "reconnecting…", closed: code === 4401 ? "logged out" : code === 4404 ? "room gone" : "disconnected" }[state] || state;
       node.title = state === "live" ? "Moves and chat arrive as they happen"
-        : state === "offline" ? "Lost the connection to the server; trying again" : "Reload the page to reconnect";
+        : state === "offline" ? "Lost the connection to the server; trying again" : "The page stopped following this room";
+      if (state === "closed") showClosed(code);
       if (state === "live") {
         // Chat lines posted while we were away came as pushes nobody heard: fetch them.
         if (connectedBefore) loadChat().catch(() => {});

@@ -83,19 +83,22 @@
 
   function tile(level) {
     const best = level.solved ? `${level.best_moves} moves · ${level.best_pushes} pushes` : "";
-    const label = [level.title, level.solved ? `solved, best ${best}` : "not solved yet",
+    // A solve with the solver is not the player's own: marked apart, with no best.
+    const helped = level.solved_with_solver && !level.solved;
+    const label = [level.title, level.solved ? `solved, best ${best}` : helped ? "solved with the solver only" : "not solved yet",
       level.verified === "unverified" ? "not verified by the solver" : ""].filter(Boolean).join(", ");
     const named = level.collection === "Uploads";
     return el("li", {},
       el("button", {
         type: "button", class: "skb-tile", "aria-label": label, title: label,
-        dataset: { levelId: level.id, number: level.number, solved: level.solved ? "yes" : "no" },
+        dataset: { levelId: level.id, number: level.number, solved: level.solved ? "yes" : "no", solver: level.solved_with_solver ? "yes" : "no" },
         onclick: (event) => start(level, event.currentTarget),
       },
       el("span", { class: "skb-number" }, level.number),
       level.solved ? el("span", { class: "skb-check", "aria-hidden": "true" }, "✓") : null,
       el("span", { class: "skb-picture" }, preview(level.xsb)),
       named ? el("span", { class: "skb-name" }, level.title) : null,
+      helped ? el("span", { class: "skb-solver", title: "Solved with the solver's answer: not counted as solved" }, "with the solver") : null,
       el("span", { class: "skb-best" }, level.solved ? best : `${level.boxes} box${level.boxes === 1 ? "" : "es"}`),
       named && level.uploaded_by ? el("span", { class: "skb-by" }, `by ${level.uploaded_by}`) : null,
       level.verified === "unverified" ? el("span", { class: "skb-unverified" }, "unverified") : null));
