@@ -120,6 +120,17 @@ class LiveServer:
         self.stop()
         self.start()
 
+    def orm(self, code: str) -> str:
+        """Run ``code`` with Django set up on the server's database (``manage.py shell -c``) and
+        return what it printed: how a test sets what a browser cannot, such as a player last
+        seen minutes ago. The ORM is not used in this process (see the module's docstring)."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "--no-startup", "-c", code],
+            cwd=REPO, env=self.env, capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 0, f"manage.py shell failed:\n{done.stderr[-3000:]}"
+        return done.stdout
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-8000:]

@@ -81,10 +81,12 @@ def expect_cooldown(page: Page, turns: int) -> None:
 
 
 def expect_moves(page: Page, moves: list[str]) -> None:
+    """The move list: each move numbered, in words (which name its squares), its notation kept."""
     items = page.locator("#moves li")
     expect(items).to_have_count(len(moves))
     for i, move in enumerate(moves):
-        expect(items.nth(i)).to_have_text(re.compile(rf"^{i + 1}\.\s*{move}$"))
+        expect(items.nth(i)).to_have_attribute("data-move", move)
+        expect(items.nth(i)).to_have_text(re.compile(rf"^{i + 1}\.\s*\w.*{move[:2]}"))
 
 
 def move(
@@ -262,3 +264,46 @@ def test_trapping_the_bear_ends_the_game_and_play_again_starts_the_next(register
     move(bob, alice, "c1", "c1-n", "arrow", [])
     for player in (alice, bob):
         expect_pieces(player.page, 0, ["a1", "b1", "c2", "d1", "e1"])
+
+
+def test_eskimo_plays_from_the_keyboard_with_visible_focus(register: Callable[[str], Player]) -> None:
+    alice, bob = register("alice"), register("bob")
+    page = alice.page
+    room = page.evaluate("App.api('POST', '/api/rooms/', {game: 'eskimo'})")
+    page.goto(f"/rooms/{room['id']}/")
+    bob.page.goto(f"/rooms/{room['id']}/")
+    bob.page.get_by_role("button", name="Take a seat").click()
+    expect_my_turn(alice)
+    page.locator("body").click(position={"x": 2, "y": 2})
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement === document.querySelector('#board .esk-board')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the board")
+    assert page.locator("#board .esk-board").evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+    # The cursor starts on the first piece that can move; Enter picks it and offers its moves.
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "a1")
+    page.keyboard.press("Enter")
+    expect(square(page, "a1")).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator('#board .esk-arrow[data-move="a1-n"]')).to_have_attribute("data-destination", "a4")
+    # Up to where the slide north ends, and Enter plays it.
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    expect(page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "a4")
+    expect(square(page, "a4")).to_have_class(re.compile(r"\btarget\b"))
+    screenshot(page, "eskimo-keyboard")
+    page.keyboard.press("Enter")
+    for player in (alice, bob):
+        expect(player.page.locator('#board [data-piece="0"][data-at="a4"]')).to_have_count(1)
+        expect_moves(player.page, ["a1-n"])
+    # Esc drops a pick without playing.
+    expect_my_turn(bob)
+    bob.page.locator("#board .esk-board").focus()
+    bob.page.keyboard.press("ArrowLeft")
+    bob.page.keyboard.press("Enter")
+    expect(bob.page.locator("#board .esk-square.selected")).to_have_count(1)
+    bob.page.keyboard.press("Escape")
+    expect(bob.page.locator("#board .esk-square.selected")).to_have_count(0)
+    expect_moves(bob.page, ["a1-n"])

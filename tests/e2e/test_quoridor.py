@@ -59,10 +59,12 @@ def expect_highlighted(page: Page, squares: set[str]) -> None:
 
 
 def expect_moves(page: Page, moves: list[str]) -> None:
+    """The move list: each move numbered, in words (which name its squares), its notation kept."""
     items = page.locator("#moves li")
     expect(items).to_have_count(len(moves))
     for i, move in enumerate(moves):
-        expect(items.nth(i)).to_have_text(re.compile(rf"^{i + 1}\.\s*{move}$"))
+        expect(items.nth(i)).to_have_attribute("data-move", move)
+        expect(items.nth(i)).to_have_text(re.compile(rf"^{i + 1}\.\s*\w.*{move[:2]}"))
 
 
 def create_room(host: Player, players: int = 2) -> int:
@@ -298,3 +300,59 @@ def test_four_players_each_make_a_move(register: Callable[[str], Player]) -> Non
         expect(player.page.locator("#board .q-pawn.to-move")).to_have_count(0)
         square(player.page, "e2").hover()
         expect_highlighted(player.page, set())
+
+
+def focus_by_tab(page: Page, selector: str) -> None:
+    """Tab through the page until ``selector`` has the focus, as a keyboard player does."""
+    page.locator("body").click(position={"x": 2, "y": 2})
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("(selector) => document.activeElement === document.querySelector(selector)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_quoridor_plays_from_the_keyboard_with_visible_focus(register: Callable[[str], Player]) -> None:
+    alice, bob = register("alice"), register("bob")
+    room_id = create_room(alice)
+    take_seat(bob, room_id)
+    expect_my_turn(alice)
+    page = alice.page
+    focus_by_tab(page, "#board .q-board")
+    # The board shows it has the focus.
+    assert page.locator("#board .q-board").evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+    expect(page.locator("#board .q-keys")).to_be_visible()
+    # The first arrow puts the cursor on her pawn and shows where it can go.
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e1")
+    expect_highlighted(page, {"d1", "e2", "f1"})
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e2")
+    page.keyboard.press("Enter")
+    for player in (alice, bob):
+        expect(pawn(player.page, 0)).to_have_attribute("data-at", "e2")
+        expect_moves(player.page, ["e2"])
+
+    # bob answers by keyboard too: a fence. H shows it above the cursor's square; Enter places it.
+    expect_my_turn(bob)
+    focus_by_tab(bob.page, "#board .q-board")
+    bob.page.keyboard.press("ArrowDown")  # the cursor starts on his pawn, e9
+    expect(bob.page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e9")
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "h"):
+        bob.page.keyboard.press(key)
+    expect(bob.page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e3h")
+    expect(preview(bob.page)).to_have_attribute("data-preview", "e3h")
+    screenshot(bob.page, "quoridor-keyboard-fence")
+    # V turns it upright, V again goes back to squares, H once more: across again.
+    bob.page.keyboard.press("v")
+    expect(bob.page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e3v")
+    bob.page.keyboard.press("v")
+    expect(bob.page.locator("#board [data-cursor]")).to_have_attribute("data-cursor", "e3")
+    bob.page.keyboard.press("h")
+    bob.page.keyboard.press("Enter")
+    for player in (alice, bob):
+        expect(player.page.locator('#board [data-placed="e3h"]')).to_have_count(1)
+        expect_moves(player.page, ["e2", "e3h"])
+    # Not her turn any more: keys show bob nothing to play, and Enter does nothing.
+    bob.page.keyboard.press("Enter")
+    expect_moves(bob.page, ["e2", "e3h"])

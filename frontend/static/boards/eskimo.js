@@ -14,6 +14,11 @@
 //
 // To move: click one of your pieces or the bear, then an arrow or a marked
 // square. Hovering a piece that can move previews where it can go.
+//
+// Keys, once the board has the focus (Tab to it): the arrows move a cursor
+// (.esk-cursor, from the first piece that can move); Enter or Space on a
+// piece (or the awake bear) picks it, and on a marked square moves it there;
+// Esc drops the pick. Only moves the server lists are played.
 "use strict";
 
 (() => {
@@ -82,9 +87,16 @@
       let selected = null; // origin square whose moves are offered
       let hoverSquare = null;
       let hoverMove = null;
+      let cursor = null; // square name of the keyboard's cursor; null until a key moves it
+      let focused = false;
 
       const squares = new Map();
-      const board = svg("svg", { class: "esk-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": "Eskimo board" });
+      const board = svg("svg", {
+        class: "esk-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: ctx.readonly ? "img" : "application",
+        "aria-label": ctx.readonly ? "Eskimo board"
+          : "Eskimo board: arrows move the cursor, Enter picks a piece or the bear, then Enter on a marked square moves it",
+        tabindex: ctx.readonly ? null : "0",
+      });
       const squareLayer = svg("g", { class: "esk-squares" });
       const pieceLayer = svg("g", { class: "esk-pieces" }); // pointer passes through to the squares
       const offerLayer = svg("g", { class: "esk-offers" }); // arrows and destination markers: clickable
@@ -115,7 +127,10 @@
       const lastLine = App.el("p", { class: "esk-last muted" });
       const hint = App.el("p", { class: "esk-hint" });
       const passButton = App.el("button", { type: "button", class: "esk-pass", hidden: true }, "Pass");
-      const panel = App.el("div", { class: "esk-panel" }, players, bearNote, turnLine, lastLine, hint, passButton);
+      const keys = App.el("p", { class: "esk-keys muted", hidden: true },
+        "Keys: ", App.el("kbd", {}, "←↑→↓"), " cursor, ", App.el("kbd", {}, "Enter"), " pick or move, ",
+        App.el("kbd", {}, "Esc"), " drop the pick.");
+      const panel = App.el("div", { class: "esk-panel" }, players, bearNote, turnLine, lastLine, hint, keys, passButton);
       container.replaceChildren(App.el("div", { class: "esk-layout" }, App.el("div", { class: "esk-board-wrap" }, board), panel));
 
       function legal() {
@@ -184,6 +199,8 @@
           App.el("span", { class: `swatch swatch-${seat}` }),
           App.el("span", { class: "esk-name" }, nameOf(seat), mine ? App.el("span", { class: "esk-you" }, " (you)") : null),
           toMove.includes(seat) ? App.el("span", { class: "esk-tag" }, "to move") : null,
+          // A person who resigned or left (the game ended with it).
+          App.seatNote((view.players || []).find((p) => p.seat === seat) || { seat }, view.match),
           state.winner === seat ? App.el("span", { class: "esk-tag won" }, "trapped the bear") : null,
           App.el("span", { class: "esk-where muted" }, seat === 0 ? "starts on row 1" : "starts on row 5"));
         }));
@@ -206,6 +223,7 @@
         else if (selected) hint.textContent = "Click an arrow or a marked square to move; click the piece again to cancel.";
         else hint.textContent = "Your turn: click one of your pieces, or the bear if it is awake.";
         hint.hidden = !moves.length;
+        keys.hidden = !moves.length || moves.includes("pass");
         passButton.hidden = !moves.includes("pass");
       }
 
@@ -300,10 +318,60 @@
             svg("path", { d: "M-5 -7 L7 0 L-5 7 Z", transform: `rotate(${angle})` })));
           }
         }
+        // The keyboard's cursor, while the board has the focus.
+        if (focused && cursor) {
+          const at = squareAt(cursor);
+          drawn.push(svg("rect", {
+            class: "esk-cursor", x: xOf(at.column) - 3, y: yOf(at.row) - 3, width: SQUARE + 6, height: SQUARE + 6, rx: 9,
+            dataset: { cursor },
+          }));
+        }
         pieceLayer.replaceChildren(...drawn);
         offerLayer.replaceChildren(...clickable);
         paintPanel();
       }
+
+      // The first key starts the cursor on a square that can move (or the middle).
+      function startCursor() {
+        const movable = [...offers().keys()].sort();
+        return movable[0] || "c3";
+      }
+
+      board.addEventListener("keydown", (event) => {
+        if (ctx.readonly || !state) return;
+        const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+        const key = event.key;
+        if (steps[key]) {
+          if (!cursor) cursor = startCursor();
+          else {
+            const at = squareAt(cursor);
+            cursor = squareName(Math.max(0, Math.min(SIZE - 1, at.column + steps[key][0])),
+              Math.max(0, Math.min(SIZE - 1, at.row + steps[key][1])));
+          }
+        } else if (key === "Enter" || key === " ") {
+          if (!cursor) { cursor = startCursor(); }
+          else {
+            const byOrigin = offers();
+            const ending = selected ? (byOrigin.get(selected) || []).find((o) => o.destination === cursor) : null;
+            if (ending && legal().includes(ending.move)) {
+              selected = null;
+              ctx.play(ending.move);
+            } else {
+              selected = byOrigin.has(cursor) && cursor !== selected ? cursor : null;
+            }
+          }
+        } else if (key === "Escape") {
+          selected = null;
+        } else {
+          return;
+        }
+        event.preventDefault();
+        hoverSquare = cursor;
+        hoverMove = null;
+        paint();
+      });
+      board.addEventListener("focus", () => { focused = true; if (cursor) paint(); });
+      board.addEventListener("blur", () => { focused = false; paint(); });
 
       board.addEventListener("mouseover", (event) => {
         const offer = event.target.closest("[data-move]");

@@ -19,6 +19,8 @@
 //   .mh-log li[data-ply][data-made-by]            the game log, in words, newest last
 //   .mh-clock                                     the time left for this turn
 //   .mh-scores tr[data-round]                     points and totals after each round
+//   .mh-final[data-testid=mh-final]               once the match is over: the result, each seat's
+//                                                 place and final score ([data-seat][data-place][data-score])
 //
 // To build: click a card, a piece and a city in any order (or a card and then
 // its site in a city); the move is sent once all three are chosen. A choice is
@@ -88,6 +90,7 @@
 
       // --- the skeleton, built once ------------------------------------------
       const status = el("div", { class: "mh-status" });
+      const final = el("section", { class: "mh-final", "data-testid": "mh-final", hidden: true });
       const sides = {};
       for (const direction of COMPASS) {
         sides[direction] = el("div", { class: `mh-side mh-side-${direction.toLowerCase()}`, dataset: { direction } });
@@ -119,6 +122,7 @@
       const scores = el("section", { class: "mh-scores" });
       const root = el("div", { class: `mh${ctx.readonly ? " readonly" : ""}` },
         status,
+        final,
         el("div", { class: "mh-main" }, table, log),
         mine,
         el("div", { class: "mh-lower" }, players, scores));
@@ -137,7 +141,17 @@
         return el("span", { class: "mh-who" }, el("span", { class: `swatch swatch-${seat}` }),
           el("b", {}, direction(seat)), el("span", { class: "muted" }, ` · ${nameOf(seat)}`));
       }
-      const canAct = () => !ctx.readonly && view.myTurn && state && state.phase !== "over";
+      // Over: the last round scored, or the match ended otherwise (everyone
+      // resigned, a seat abandoned it). The replay says so only on its last ply.
+      function over() {
+        if (!state) return false;
+        if (state.phase === "over") return true;
+        const match = view.match;
+        return Boolean(match && match.status !== "active" && (!ctx.readonly || view.last));
+      }
+      // Who is to move now: nobody once it is over, whatever the engine's position says.
+      const toMoveNow = () => (over() ? [] : state.to_move);
+      const canAct = () => !ctx.readonly && view.myTurn && state && !over();
       const placeMoves = () => (canAct() ? moves.places : []);
       const onlyDiscards = () => canAct() && moves.discards.length > 0 && moves.places.length === 0;
 
@@ -186,6 +200,7 @@
       function paint() {
         if (!state) return;
         paintStatus();
+        paintFinal();
         paintSides();
         paintCities();
         paintMine();
@@ -197,17 +212,43 @@
 
       function paintStatus() {
         const items = [el("span", { class: "mh-round", dataset: { round: state.round } },
-          state.phase === "over" ? "Game over" : `Round ${state.round} of ${state.rounds}`)];
-        if (state.phase !== "over") {
+          over() ? "Game over" : `Round ${state.round} of ${state.rounds}`)];
+        if (!over()) {
           items.push(el("span", { class: "mh-phase" }, state.phase === "pick" ? "picking pieces" : "building"));
           items.push(el("span", { class: "mh-start" }, "start player ", who(state.start_player)));
-          const toMove = state.to_move[0];
+          const toMove = toMoveNow()[0];
           if (toMove !== undefined) {
             items.push(el("span", { class: "mh-to-move", dataset: { seat: toMove } },
               toMove === view.mySeat ? el("b", {}, "your turn") : ["to move: ", who(toMove)]));
           }
         }
         status.replaceChildren(...items);
+      }
+
+      // The end screen: the result in words, and every seat's place and final score.
+      function paintFinal() {
+        const match = view.match;
+        final.hidden = !over();
+        if (final.hidden) return;
+        const result = (match && match.result) || {};
+        const scores = result.scores || state.seats.map((s) => s.score);
+        const places = result.places && result.places.length ? result.places
+          : scores.map((score) => 1 + scores.filter((other) => other > score).length);
+        const order = state.seats.map((s) => s.seat).sort((a, b) => places[a] - places[b] || a - b);
+        const headline = match && match.result ? App.resultText(match, App.username)
+          : `${order.filter((seat) => places[seat] === 1).map((seat) => `${direction(seat)} (${nameOf(seat)})`).join(" and ")} won`;
+        final.replaceChildren(
+          el("h3", {}, "Final result"),
+          el("p", { class: "mh-final-headline" }, headline),
+          el("ol", { class: "mh-final-list" }, ...order.map((seat) => {
+            const p = player(seat);
+            return el("li", { class: `mh-final-seat${places[seat] === 1 ? " winner" : ""}`, dataset: { seat, place: places[seat], score: scores[seat] } },
+              el("span", { class: "mh-place" }, `${places[seat]}.`),
+              el("span", { class: `swatch swatch-${seat}` }), el("b", {}, direction(seat)), ` · ${nameOf(seat)} `,
+              App.seatNote(p, match),
+              el("span", { class: "mh-final-score" }, `${scores[seat]} pts`),
+              places[seat] === 1 ? el("span", { class: "mh-tag won" }, "winner") : null);
+          })));
       }
 
       function paintSides() {
@@ -217,7 +258,7 @@
           if (seat < 0) { node.replaceChildren(direction); continue; }
           node.dataset.seat = seat;
           node.className = `mh-side mh-side-${direction.toLowerCase()} seat-edge-${seat}`
-            + (state.to_move.includes(seat) ? " to-move" : "") + (seat === view.mySeat ? " me" : "");
+            + (toMoveNow().includes(seat) ? " to-move" : "") + (seat === view.mySeat ? " me" : "");
           node.replaceChildren(el("span", { class: "mh-side-label" },
             el("span", { class: `swatch swatch-${seat}` }), el("b", {}, direction), ` ${nameOf(seat)}`));
         }
@@ -332,8 +373,8 @@
 
       function prompt() {
         if (ctx.readonly) return "";
-        if (state.phase === "over") return "The game is over.";
-        const toMove = state.to_move[0];
+        if (over()) return "The game is over.";
+        const toMove = toMoveNow()[0];
         if (!view.myTurn) {
           if (toMove === undefined) return "";
           const doing = state.phase === "pick" ? "picking pieces" : "building";
@@ -482,10 +523,13 @@
         players.replaceChildren(el("h3", {}, "Players, in order of play"), el("ol", { class: "mh-seat-list" },
           ...order.map((seat) => {
             const info = seatInfo(seat);
-            const toMove = state.to_move.includes(seat);
+            const toMove = toMoveNow().includes(seat);
             const tags = [];
-            if (seat === state.start_player && state.phase !== "over") tags.push(el("span", { class: "mh-tag" }, "start player"));
+            if (seat === state.start_player && !over()) tags.push(el("span", { class: "mh-tag" }, "start player"));
             if (toMove) tags.push(el("span", { class: "mh-tag go" }, "to move"));
+            // A person who resigned or left: the computer plays the seat on.
+            const left = App.seatNote(player(seat), view.match);
+            if (left) tags.push(left);
             if (toMove && deadline !== null && !ctx.readonly) {
               tags.push(el("span", { class: "mh-tag mh-clock", title: "When the time runs out, a random legal move is made" }));
             }

@@ -13,6 +13,12 @@
 // go, click one of them. Fences: hover a groove; the fence it would place
 // starts at the square under the pointer and reaches right (or up), so the
 // groove under column i places the fence on h and i.
+//
+// Keys, once the board has the focus (Tab to it): the arrows move a cursor
+// (.q-cursor, from your pawn); Enter or Space moves the pawn to the square
+// under it; H and V show a fence above or to the right of that square, which
+// Enter then places (F switches square, H, V in turn); Esc goes back to
+// squares. Only moves the server lists are played.
 "use strict";
 
 (() => {
@@ -107,10 +113,16 @@
       let selected = false; // my pawn was clicked: keep its destinations shown
       let pointerType = "mouse";
       let armedFence = null; // on a touch screen the first tap on a slot only previews it
+      let cursor = null; // {column, row} of the keyboard's square; null until a key moves it
+      let cursorMode = "square"; // square | h | v: what Enter plays at the cursor
+      let focused = false;
 
       const squares = new Map(); // name -> rect
       const board = svg("svg", {
-        class: "q-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": "Quoridor board",
+        class: "q-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: ctx.readonly ? "img" : "application",
+        "aria-label": ctx.readonly ? "Quoridor board"
+          : "Quoridor board: arrows move the cursor, Enter moves your pawn there, H or V then Enter places a fence",
+        tabindex: ctx.readonly ? null : "0",
       });
       const squareLayer = svg("g", { class: "q-squares" });
       const goalLayer = svg("g", { class: "q-goals" });
@@ -150,7 +162,10 @@
       const lastLine = App.el("p", { class: "q-last muted" });
       const hint = App.el("p", { class: "q-hint" });
       const passButton = App.el("button", { type: "button", class: "q-pass", hidden: true }, "Pass");
-      const panel = App.el("div", { class: "q-panel" }, players, lastLine, hint, passButton);
+      const keys = App.el("p", { class: "q-keys muted", hidden: true },
+        "Keys: ", App.el("kbd", {}, "←↑→↓"), " cursor, ", App.el("kbd", {}, "Enter"), " play, ",
+        App.el("kbd", {}, "H"), "/", App.el("kbd", {}, "V"), " fence, ", App.el("kbd", {}, "Esc"), " back to squares.");
+      const panel = App.el("div", { class: "q-panel" }, players, lastLine, hint, keys, passButton);
       container.replaceChildren(App.el("div", { class: "q-layout" }, App.el("div", { class: "q-board-wrap" }, board), panel));
 
       function legal() {
@@ -186,6 +201,8 @@
           App.el("span", { class: `swatch swatch-${seat}` }),
           App.el("span", { class: "q-name" }, nameOf(seat), mine ? App.el("span", { class: "q-you" }, " (you)") : null),
           ...tags,
+          // A person who resigned or left: the computer plays the seat on (or the game ended).
+          App.seatNote((view.players || []).find((p) => p.seat === seat) || { seat }, view.match),
           App.el("span", { class: "q-detail" },
             App.el("span", { class: "q-fences", "aria-hidden": "true" },
               ...Array.from({ length: left }, () => App.el("i", { class: "q-fence-chip" }))),
@@ -204,6 +221,7 @@
         else if (canFence) hint.textContent = "Your pawn cannot move: place a fence.";
         else hint.textContent = "You have no legal move: pass.";
         hint.hidden = !moves.length;
+        keys.hidden = !moves.length;
         passButton.hidden = !moves.includes("pass");
       }
 
@@ -267,9 +285,92 @@
           svg("circle", { class: "q-pawn-shine", cx: cx - 7, cy: cy - 8, r: 3.5 }),
           svg("text", { class: "q-pawn-label", x: cx, y: cy + 1, text: String(seat + 1) })));
         });
+        // The keyboard's cursor: a square, or the fence slot above or right of it.
+        if (focused && cursor) {
+          const fence = cursorFence();
+          if (fence) {
+            const legalFence = fences.has(fence);
+            drawn.push(svg("rect", {
+              class: `q-cursor q-cursor-fence${legalFence ? "" : " illegal"}`, ...fenceRect(fenceAt(fence)), rx: 3,
+              dataset: { cursor: fence },
+            }));
+          } else {
+            drawn.push(svg("rect", {
+              class: "q-cursor", x: xOf(cursor.column) - 3, y: yOf(cursor.row) - 3, width: SQUARE + 6, height: SQUARE + 6, rx: 6,
+              dataset: { cursor: squareName(cursor.column, cursor.row) },
+            }));
+          }
+        }
         pieceLayer.replaceChildren(...drawn);
         paintPanel();
       }
+
+      // The fence the cursor stands for in H or V mode (its corner square is the cursor's,
+      // kept inside the 8x8 corners a fence can have); null in square mode.
+      function cursorFence() {
+        if (!cursor || cursorMode === "square") return null;
+        const column = Math.min(cursor.column, SIZE - 2);
+        const row = Math.min(cursor.row, SIZE - 2);
+        return `${squareName(column, row)}${cursorMode}`;
+      }
+
+      // The first key starts the cursor at my pawn (a spectator's in the middle).
+      function startCursor() {
+        const mine = view.mySeat !== null && view.mySeat !== undefined ? squareAt(state.pawns[view.mySeat]) : null;
+        return mine || { column: 4, row: 4 };
+      }
+
+      function aim() {
+        // What the cursor shows goes through the same preview as the pointer's.
+        const fence = cursorFence();
+        hoverSquare = fence ? null : squareName(cursor.column, cursor.row);
+        hoverFence = fence;
+        paint();
+      }
+
+      board.addEventListener("keydown", (event) => {
+        if (ctx.readonly || !state) return;
+        const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+        const key = event.key;
+        const letter = key.length === 1 ? key.toLowerCase() : "";
+        if (steps[key]) {
+          if (!cursor) {
+            cursor = startCursor();
+          } else {
+            cursor = {
+              column: Math.max(0, Math.min(SIZE - 1, cursor.column + steps[key][0])),
+              row: Math.max(0, Math.min(SIZE - 1, cursor.row + steps[key][1])),
+            };
+          }
+        } else if (letter === "h" || letter === "v") {
+          cursorMode = cursorMode === letter ? "square" : letter;
+        } else if (letter === "f") {
+          cursorMode = { square: "h", h: "v", v: "square" }[cursorMode];
+        } else if (key === "Escape") {
+          cursorMode = "square";
+          selected = false;
+        } else if (key === "Enter" || key === " ") {
+          if (!cursor) return;
+          const moves = legal();
+          const fence = cursorFence();
+          const square = squareName(cursor.column, cursor.row);
+          if (fence) {
+            if (moves.includes(fence)) { cursorMode = "square"; ctx.play(fence); }
+          } else if (moves.includes(square)) {
+            selected = false;
+            ctx.play(square);
+          } else if (view.mySeat !== null && square === state.pawns[view.mySeat]) {
+            selected = !selected;
+          }
+        } else {
+          return;
+        }
+        event.preventDefault();
+        if (!cursor) cursor = startCursor();
+        aim();
+      });
+      board.addEventListener("focus", () => { focused = true; if (cursor) aim(); });
+      board.addEventListener("blur", () => { focused = false; hover(null, null); paint(); });
 
       function hover(square, fence) {
         if (square === hoverSquare && fence === hoverFence) return;

@@ -41,7 +41,9 @@
     App.showError($("replay-error"), null);
     // The match goes along so a board can tell a resigned game is over even
     // though the engine's last position still names someone to move.
-    board.render(position.state, { mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players, match, ply });
+    board.render(position.state, {
+      mySeat: match.seat, myTurn: false, legalMoves: [], players: match.players, match, ply, last: ply === moves.length,
+    });
     const banner = $("banner");
     banner.hidden = !(ply === moves.length && match.result);
     banner.replaceChildren(...(banner.hidden ? [] : [App.resultText(match, App.username), App.ratingChanges(match)].filter(Boolean)));

@@ -72,18 +72,24 @@
     const turn = $("turn");
     turn.dataset.myTurn = "no";
     if (room.status === "open") {
-      const missing = room.seats.filter((s) => !s.username && !s.bot).length;
-      const others = missing === 1 ? "an opponent" : `${missing} more players`;
-      turn.replaceChildren(mySeatInRoom()
-        ? `Waiting for ${others} to join. Share the room code `
-        : "A seat is free: take it to play. Room code ",
-      App.el("b", {}, room.code), ".");
+      waitingForSeats(turn);
     } else if (room.status === "closed") {
       turn.textContent = "This room is closed.";
     } else {
       turn.textContent = "";
     }
     setTitle(false);
+  }
+
+  // The room is open: someone is missing (before the first match, or after a
+  // player left between matches). Say whom it waits for and how to bring them.
+  function waitingForSeats(turn) {
+    const missing = room.seats.filter((s) => !s.username && !s.bot).length;
+    const others = missing === 1 ? "an opponent" : `${missing} more players`;
+    turn.replaceChildren(mySeatInRoom()
+      ? `Waiting for ${others} to join. Share the room code `
+      : "A seat is free: take it to play. Room code ",
+    App.el("b", {}, room.code), ".");
   }
 
   function renderSeats() {
@@ -134,6 +140,8 @@
       else if (match.seat !== null) turn.textContent = `Waiting for ${names}…`;
       else turn.textContent = `${names} to move`;
       if (match.turn_deadline) turn.append(App.el("span", { class: "clock", id: "turn-clock" }));
+    } else if (room && room.status === "open" && match.id === room.match) {
+      waitingForSeats(turn);
     } else {
       turn.textContent = "";
     }
@@ -141,7 +149,9 @@
     tickClock();
     setTitle(myTurn);
     // The room stays "playing" between a result and a rematch; say what the game is doing.
-    const status = active ? "playing" : match.status === "finished" ? "game over" : match.status;
+    // Open again after a match when someone left: the table waits for a player.
+    const reopened = !active && room && room.status === "open" && match.id === room.match;
+    const status = active ? "playing" : reopened ? "open" : match.status === "finished" ? "game over" : match.status;
     $("room-status").textContent = status;
     $("room-status").dataset.status = status;
     const banner = $("banner");
