@@ -341,3 +341,29 @@ def test_settings_save_the_display_name_volume_and_turn_time(register: Callable[
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#seats li").first).to_contain_text("Alice the Builder")
     expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^\d:\d\d left$"))
+
+
+def test_the_room_lists_manhattans_moves_in_words_never_cut(register: Callable[[str], Player]) -> None:
+    alice = register("alice")
+    page = alice.page
+    room = page.evaluate("App.api('POST', '/api/rooms/', {game: 'manhattan', options: {turn_seconds: 0}})")
+    match = page.evaluate(f"App.api('POST', '/api/rooms/{room['id']}/start/')")
+    page.goto(f"/rooms/{room['id']}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    # Her first pick, once it is her turn (the computer's seats may come first).
+    expect(page.locator("#turn")).to_have_attribute("data-my-turn", "yes")
+    page.evaluate(f"""async () => {{
+        const match = await App.api('GET', '/api/matches/{match['id']}/');
+        await App.api('POST', '/api/matches/{match['id']}/moves/', {{move: match.legal_moves[0], version: match.version}});
+    }}""")
+    items = page.locator("#moves li")
+    expect(items.first).to_be_visible()
+    expect(page.locator('#moves li[data-move^="pick:"]')).not_to_have_count(0)
+    for item in items.all():
+        words = item.locator(".move-text")
+        notation = item.get_attribute("data-move") or ""
+        # The words, as the game log has them, not the notation.
+        expect(words).to_have_text(re.compile(r"^(North|East|South|West) (picked \d(,\d){5}|built a \d-storey piece on city \d, .+ site|could not build)"))
+        assert notation not in words.inner_text()
+        # Never cut: the whole text fits its line (it wraps), nothing hidden by an ellipsis.
+        assert words.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis'")

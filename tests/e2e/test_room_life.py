@@ -263,3 +263,29 @@ def test_the_page_stops_reconnecting_when_the_room_is_gone_or_the_session_ended(
     bob.page.get_by_role("button", name="Log in").click()
     bob.page.wait_for_url(re.compile(rf"/rooms/{kept['id']}/$"))
     expect(bob.page.locator("#connection")).to_have_attribute("data-state", "live")
+
+
+def test_a_game_downloads_as_a_record_and_a_players_history_as_one_file(register: Callable[[str], Player]) -> None:
+    alice, bob = register("alice"), register("bob")
+    room = table(alice, bob)
+    for ply, (mover, column) in enumerate(((alice, 4), (bob, 3), (alice, 4)), start=1):
+        cell(mover.page, column, 6).click()
+        expect(alice.page.locator("#moves li")).to_have_count(ply)
+    resign(bob)
+    page = alice.page
+    page.get_by_role("link", name="Review this game").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/replay/$"))
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download").click()
+    assert download.value.suggested_filename == f"connect-four-match-{room['match']}.txt"
+    record = open(download.value.path(), encoding="utf-8").read()
+    assert '[Game "Connect Four"]' in record and f'[Seat1 "{alice.username}"]' in record
+    assert '[Result "1-0"]' in record and '[Moves "434"]' in record
+    assert record.rstrip().endswith("1. 4 2. 3 3. 4 1-0")
+
+    page.goto(f"/players/{alice.username}/")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download all").click()
+    assert download.value.suggested_filename == f"{alice.username}-games.txt"
+    history = open(download.value.path(), encoding="utf-8").read()
+    assert history.count("[Game ") == 1 and f'[Match "{room["match"]}"]' in history
