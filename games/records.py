@@ -62,6 +62,9 @@ MAX_POSITIONS = 5_000
 _RESULT_SYMBOL = {WIN: "1", LOSS: "0", DRAW: "1/2"}
 _HEADER = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _PLY_NUMBER = re.compile(r"^\d+\.+$")
+# A game's end in the movetext: "*", or a result per seat ("1-0", "0-1-0-0", "1/2-1/2").
+# A lone "1" is not one: it is a Connect Four move.
+_RESULT_TOKEN = re.compile(r"^(\*|(1|0|1/2)(-(1|0|1/2))+)$")
 
 
 # --- writing -----------------------------------------------------------------------
@@ -249,7 +252,7 @@ def _seed_of(record: Record) -> int:
 def _moves_of(record: Record, engine: Engine[Any, Any]) -> list[str]:
     tokens = [token for token in record.tokens if not _PLY_NUMBER.match(token)]
     # The movetext ends with the result, as PGN's does; a bare list of moves is read too.
-    if tokens and tokens[-1] in ("*", record.headers.get("Result")):
+    if tokens and (tokens[-1] == record.headers.get("Result") or _RESULT_TOKEN.match(tokens[-1])):
         tokens.pop()
     if tokens:
         return tokens
