@@ -65,17 +65,24 @@ App.seeks = (() => {
     changed();
   }
 
-  // What the socket says first: the seeks still waiting. A remembered one that
-  // is no longer waiting was ended while no page had its socket open (between
-  // two pages, say): if it was paired just now, its game is waiting.
+  // What the socket says first: the seeks still waiting, and those paired a
+  // moment ago. A remembered one that is no longer waiting was ended while no
+  // page had its socket open (between two pages, say): if it was paired just
+  // now, its game is waiting. Only seeks this browser was waiting on lead
+  // anywhere: a pairing already followed is forgotten.
   async function greeted(seeks) {
     const before = remembered();
     waiting.clear();
-    for (const seek of seeks) waiting.set(seek.id, { seek, since: performance.now() });
-    remember(seeks.map((s) => s.id));
+    for (const seek of seeks) {
+      if (seek.status === "waiting") waiting.set(seek.id, { seek, since: performance.now() });
+    }
+    remember([...waiting.keys()]);
     changed();
+    for (const seek of seeks) {
+      if (seek.status === "paired" && before.includes(seek.id)) goToRoom(seek.room);
+    }
     for (const id of before) {
-      if (waiting.has(id)) continue;
+      if (waiting.has(id) || seeks.some((s) => s.id === id)) continue;
       let seek;
       try { seek = await App.api("GET", `/api/seeks/${id}/`); } catch (error) { continue; }
       const endedAgo = (Date.now() - Date.parse(seek.created_at)) / 1000 - seek.waited;
