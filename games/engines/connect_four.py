@@ -80,11 +80,26 @@ class ConnectFour(Engine[ConnectFourState, int]):
             raise BadOptions("a line of that length does not fit on the board")
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
+        from .connect_four_bots import easy_bot, medium_bot
         from .connect_four_solver import perfect_bot
 
         return (
             *super().bot_levels(),
-            BotLevel("perfect", "solves the position and plays the best move it finds in time", perfect_bot),
+            BotLevel(
+                "easy",
+                "takes a win and blocks a threat when it sees one, often misses diagonals, never plans ahead",
+                easy_bot,
+            ),
+            BotLevel(
+                "medium",
+                "sees most threats and looks one reply ahead, but walks into traps set further away",
+                medium_bot,
+            ),
+            BotLevel(
+                "perfect",
+                "plays a best move from its opening book or an exact solve, else a deep search",
+                perfect_bot,
+            ),
         )
 
     def initial_state(self, players: int, options: JSON, seed: int) -> ConnectFourState:
@@ -214,3 +229,13 @@ def _line_through(state: ConnectFourState, column: int, row: int) -> tuple[Cell,
         if len(cells) >= state.connect:
             return tuple(sorted(cells))
     return ()
+
+
+
+if __name__ == "__main__":
+    # ``python -m games.engines.connect_four analyse|bot ...``. The command
+    # line is a module of its own, so that loading the rules loads no search;
+    # imported by name because it imports this module (a cycle for mypy).
+    import importlib
+
+    raise SystemExit(importlib.import_module("games.engines.connect_four_cli").main())

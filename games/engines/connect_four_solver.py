@@ -19,36 +19,46 @@ How it searches (the ideas of the best-known public solver, written afresh):
   above ``x``?) that narrow the range known from the disc count; while the
   range straddles 0 the probe goes to half its far end rather than to its
   middle, because a window far from the true score is cheap to settle.
-- A transposition table (a dict) keeps the lower and upper bounds proved for
-  each position seen.
+- A transposition table keeps the lower and upper bounds proved for each
+  position seen (two dicts in Python; a fixed array in C, where a newer
+  position takes an older one's slot).
 - Moves are tried by the number of winning squares they create for the mover,
   the centre column first among equals.
 - Moves that let the opponent win at once are never searched: a square below
   an opponent's winning square is not played, a single opponent threat must
   be blocked, and two are a loss found without searching.
 
-In pure Python this solves middle-game positions in well under a second, but
-the first dozen or so moves of a 7x6 game take far longer than a bot may
-think. So the bot (``choose``/``best_move``, registered as the ``perfect``
-level) is perfect only where it finishes the solve within its time budget,
-which on 7x6 in practice means from about the 12th to 16th disc on; before
-that, and on other board sizes whenever the solve does not finish, it plays
-the choice of a depth-limited search with a simple evaluation (winning squares
-and discs on cells that many lines cross), deepening until its time runs out:
-strong, not perfect. Its only book move is the first one, the centre column,
-the published result (the first player wins on 7x6 only by opening there).
+The search runs in a compiled core (games/engines/_c4core.c, the same
+negamax in C, plus the column that last proved a bound in each table entry,
+tried first the next time) when the install built it, and in pure Python
+otherwise: same answers, about 30x slower. Both are exercised by the tests.
+
+The bot (``choose``/``best_move``, registered as the ``perfect`` level) plays,
+in this order: a win at once; the one move that does not lose at once; on
+7x6 the opening book's move (connect_four_book.py, built by our own solver
+ahead of time for the positions the bot can meet where the solve would take
+too long); the exact solve, if it finishes within 85% of its CPU-time
+budget; and otherwise the choice of a depth-limited search with a simple
+evaluation (winning squares and discs on cells that many lines cross),
+deepening until the budget is spent: strong, not perfect. Where the book
+runs out before the solve is fast enough (see docs/benchmarks.md for how far
+the shipped book goes), and on other board sizes, that last step can happen.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .base import Engine
 from .connect_four import ConnectFourState
+
 
 class SearchAborted(Exception):
     """The search ran out of time or nodes; the bounds it stored are still true."""
@@ -150,6 +160,12 @@ def _weight_masks(geometry: Geometry) -> tuple[tuple[int, int], ...]:
 STANDARD = Geometry()
 
 
+@cache
+def geometry_of(columns: int, rows: int, connect: int) -> Geometry:
+    """One Geometry per board size, so positions and solvers of a size can be shared."""
+    return STANDARD if (columns, rows, connect) == (7, 6, 4) else Geometry(columns, rows, connect)
+
+
 # --- positions ---------------------------------------------------------------------
 
 
@@ -233,10 +249,29 @@ class Position:
 # --- the exact solver -----------------------------------------------------------------
 
 
+def _compiled_core(geometry: Geometry, table_bits: int) -> Any:
+    """The compiled search for ``geometry``, or None (not built, or the board is too big)."""
+    try:
+        from . import _c4core  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if geometry.columns * geometry.stride > 64:
+        return None
+    return _c4core.Solver(geometry.columns, geometry.rows, geometry.connect, table_bits)
+
+
 class Solver:
     """Exact scores of positions on one board size; reuse it to keep its table.
 
-    ``limit`` bounds the calls made after it (SearchAborted when exceeded).
+    The search runs in the compiled core (``_c4core``, built by the install
+    from games/engines/_c4core.c) when it is there and the board fits in 64
+    bits; otherwise in pure Python, ~50x slower, with the same answers.
+    ``compiled=False`` asks for the pure-Python search, ``True`` insists on
+    the compiled one (ValueError if it cannot be had).
+
+    ``limit`` bounds the calls made after it (SearchAborted when exceeded);
+    its seconds are CPU seconds of the calling thread, so a busy machine
+    slows the bot's answer but does not make it give up on an exact one.
     ``nodes`` counts the positions searched since the last ``reset``.
     """
 
@@ -246,26 +281,38 @@ class Solver:
     # forgetting bounds costs time, never correctness.
     MAX_ENTRIES = 1_000_000
 
-    def __init__(self, geometry: Geometry = STANDARD) -> None:
+    def __init__(self, geometry: Geometry = STANDARD, *, compiled: bool | None = None,
+                 table_bits: int = 23) -> None:
         self.geometry = geometry
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
         self.deadline: float | None = None
         self.max_nodes: int | None = None
+        self.core = _compiled_core(geometry, table_bits) if compiled is not False else None
+        if compiled and self.core is None:
+            raise ValueError("the compiled solver is not available for this board")
         self._search, self._count = self._build_search()
 
     @property
+    def compiled(self) -> bool:
+        return self.core is not None
+
+    @property
     def nodes(self) -> int:
-        return self._count(None)
+        return self.core.nodes if self.core is not None else self._count(None)
 
     def reset(self) -> None:
+        if self.core is not None:
+            self.core.reset()
         self.lower.clear()
         self.upper.clear()
         self._count(0)
 
     def limit(self, *, seconds: float | None = None, max_nodes: int | None = None) -> None:
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.deadline = None if seconds is None else time.thread_time() + seconds
         self.max_nodes = None if max_nodes is None else self.nodes + max_nodes
+        if self.core is not None:
+            self.core.limit(-1.0 if seconds is None else seconds, max_nodes or 0)
 
     # The search is a closure over locals: attribute and global look-ups cost
     # more than the arithmetic in CPython, and this runs millions of times.
@@ -298,7 +345,7 @@ class Solver:
                 upper_bounds.clear()
             if solver.max_nodes is not None and nodes >= solver.max_nodes:
                 raise SearchAborted("node budget spent")
-            if solver.deadline is not None and time.monotonic() >= solver.deadline:
+            if solver.deadline is not None and time.thread_time() >= solver.deadline:
                 raise SearchAborted("time budget spent")
 
         def negamax(
@@ -384,6 +431,13 @@ class Solver:
             return 0
         if position.winning_columns():
             return position.win_now_score()
+        if self.core is not None:
+            score: int | None = self.core.search(
+                position.current, position.mask, position.moves, alpha, beta
+            )
+            if score is None:
+                raise SearchAborted("budget spent")
+            return score
         danger = self.geometry.threats(position.current ^ position.mask, position.mask)
         return self._search(position.current, position.mask, position.moves, alpha, beta, danger)
 
@@ -465,7 +519,7 @@ class LimitedSearch:
                beta: int) -> int:
         # Same precondition as the exact search: the mover cannot win at once.
         self.nodes += 1
-        if not self.nodes % 1024 and time.monotonic() >= self.deadline:
+        if not self.nodes % 1024 and time.thread_time() >= self.deadline:
             raise SearchAborted("time budget spent")
         geometry = self.geometry
         cells = geometry.cells
@@ -536,6 +590,38 @@ class Choice:
     exact: bool
     score: int | None = None
     depth: int = 0
+    # Where the move came from: "win" (a win at once), "forced" (the one
+    # move that does not lose at once), "book", "solve", or "search" (the
+    # depth-limited search, after the solve ran out of time).
+    source: str = ""
+
+
+# One solver per board size and process, kept between moves: the bounds it
+# proved for one position are still true for the next, and a game's next
+# position is mostly in its table already. A second thread asking while it
+# searches gets a solver of its own.
+_SHARED: dict[tuple[int, int, int], Solver] = {}
+_SHARED_BUSY: set[tuple[int, int, int]] = set()
+_SHARED_LOCK = threading.Lock()
+
+
+@contextmanager
+def _borrowed_solver(geometry: Geometry) -> Iterator[Solver]:
+    size = (geometry.columns, geometry.rows, geometry.connect)
+    with _SHARED_LOCK:
+        mine = size not in _SHARED_BUSY
+        if mine:
+            _SHARED_BUSY.add(size)
+            if size not in _SHARED:
+                _SHARED[size] = Solver(geometry)
+    solver = _SHARED[size] if mine else Solver(geometry)
+    try:
+        yield solver
+    finally:
+        solver.limit()
+        if mine:
+            with _SHARED_LOCK:
+                _SHARED_BUSY.discard(size)
 
 
 def choose(
@@ -545,41 +631,48 @@ def choose(
     columns: int = 7,
     rows: int = 6,
     connect: int = 4,
-    seconds: float = 1.8,
+    seconds: float = 1.0,
+    book: bool = True,
 ) -> Choice:
     """The bot's move for the player to move after ``moves`` (1-based columns).
 
     Among equally good columns ``rng`` picks one; without it the most central.
-    The exact solve gets 60% of ``seconds``; if it does not finish, a
-    depth-limited search deepens until ``seconds`` are up.
+    On 7x6 the opening book answers first (``book=False`` skips it). Then
+    the exact solve gets 85% of ``seconds``, CPU seconds of this thread; if
+    it does not finish, a depth-limited search deepens until ``seconds``
+    are up.
     """
-    started = time.monotonic()
-    geometry = STANDARD if (columns, rows, connect) == (7, 6, 4) else Geometry(
-        columns, rows, connect
-    )
+    started = time.thread_time()
+    geometry = geometry_of(columns, rows, connect)
     position = Position.from_moves(moves, geometry)
     if not position.legal_columns():
         raise ValueError("the board is full")
     wins = position.winning_columns()
     if wins:
-        return Choice(_pick(wins, rng) + 1, True, position.win_now_score())
-    if geometry.standard and position.moves == 0:
-        # The only book move: the centre is the one winning opening on 7x6
-        # (score +1), the published result (James D. Allen and Victor Allis,
-        # 1988) that this solver cannot reproduce in a bot's time.
-        return Choice(geometry.order[0] + 1, True, 1)
+        return Choice(_pick(wins, rng) + 1, True, position.win_now_score(), source="win")
     safe = position.non_losing_columns()
     if len(safe) == 1:
-        return Choice(safe[0] + 1, True)
-    solver = Solver(geometry)
-    solver.limit(seconds=0.6 * seconds)
-    try:
-        score, best = solver.best_columns(position)
-        return Choice(_pick(best, rng) + 1, True, score)
-    except SearchAborted:
-        pass
+        return Choice(safe[0] + 1, True, source="forced")
+    if book and geometry.standard:
+        from .connect_four_book import opening_book
+
+        entry = opening_book().lookup(position)
+        if entry is not None:
+            return Choice(entry.column + 1, True, entry.score, source="book")
+        if position.moves == 0:
+            # Without a book entry for the empty board: the centre, the one
+            # winning opening on 7x6 (score +1), the published result (James
+            # D. Allen and Victor Allis, 1988).
+            return Choice(geometry.order[0] + 1, True, 1, source="book")
+    with _borrowed_solver(geometry) as solver:
+        solver.limit(seconds=max(0.0, 0.85 * seconds - (time.thread_time() - started)))
+        try:
+            score, best = solver.best_columns(position)
+            return Choice(_pick(best, rng) + 1, True, score, source="solve")
+        except SearchAborted:
+            pass
     depth, best = _deepen(position, started + seconds)
-    return Choice(_pick(best, rng) + 1, False, None, depth)
+    return Choice(_pick(best, rng) + 1, False, None, depth, source="search")
 
 
 def best_move(
@@ -589,7 +682,7 @@ def best_move(
     columns: int = 7,
     rows: int = 6,
     connect: int = 4,
-    seconds: float = 1.8,
+    seconds: float = 1.0,
 ) -> int:
     """A best column (1-based) for the player to move: ``choose(...).column``."""
     return choose(
@@ -619,10 +712,11 @@ def _pick(columns: list[int], rng: random.Random | None) -> int:
 def perfect_bot(
     engine: Engine[Any, Any], state: ConnectFourState, seat: int, rng: random.Random
 ) -> str:
-    """The ``perfect`` level: exact play wherever the solve finishes in time.
+    """The ``perfect`` level: the book's move, or the exact solve's within 1 CPU s.
 
-    Before that (the opening, bar its first move, and big boards) it plays the
-    choice of a depth-limited search: strong, not perfect.
+    Where neither answers in time (beyond the book before the solve is fast
+    enough, and on big boards) it plays the choice of a depth-limited
+    search: strong, not perfect.
     """
     column = best_move(
         [move + 1 for move in state.moves],

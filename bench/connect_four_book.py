@@ -1,0 +1,159 @@
+"""Builds the opening book of the ``perfect`` Connect Four bot with our own solver.
+
+The book (games/engines/connect_four_book.txt, see connect_four_book.py) holds
+a best column and the exact score of every position the bot can meet before
+the solver is fast enough to play on its own: the bot's own moves are the
+book's choice (one best column each), the opponent's are any legal move.
+Positions where the bot wins at once, or has a single move that does not lose
+at once, need no entry (the bot sees those itself), but the walk goes on
+through them.
+
+The walk goes ply by ply, both trees (the bot moving first and moving second)
+together, so a book cut short covers every position up to some depth.
+Each solved position is appended to the file at once: stop the build at any
+time (Ctrl-C, a lost session) and run it again to carry on where it was.
+It takes hours at depth 8 or so: run it niced, in the background:
+
+    nice -n 10 .venv/bin/python bench/connect_four_book.py --plies 8 &
+
+--plies N: positions with fewer than N discs get an entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.engines.connect_four_book import (  # noqa: E402
+    BOOK_FILE,
+    BookLine,
+    canonical,
+    mirror_moves,
+    read_lines,
+)
+from games.engines.connect_four_solver import Position, Solver  # noqa: E402
+
+HEADER = """\
+# Opening book of the perfect Connect Four bot (7x6, four in a row).
+# Built by bench/connect_four_book.py with the project's own solver.
+# key (hex, current + mask of the stored orientation), column (1-based),
+# exact score, moves of a game reaching the position (stored orientation).
+"""
+
+
+def best_column(solver: Solver, position: Position) -> tuple[int, int]:
+    """The exact score and the first column, centre first, that keeps it."""
+    score = solver.solve(position)
+    for column in position.legal_columns():
+        child = position.play(column)
+        if position.is_winning_move(column):
+            if position.win_now_score() == score:
+                return score, column
+            continue
+        if solver.window(child, -score, -score + 1) <= -score:
+            return score, column
+    raise AssertionError(f"no column keeps the score {score}")
+
+
+def bot_column(position: Position, book: dict[int, BookLine]) -> int | None:
+    """The column the bot plays here, from the book or by its own rules (None: unknown yet)."""
+    wins = position.winning_columns()
+    if wins:
+        return wins[0]
+    safe = position.non_losing_columns()
+    if len(safe) <= 1:
+        return safe[0] if safe else position.legal_columns()[0]
+    key, mirrored = canonical(position)
+    line = book.get(key)
+    if line is None:
+        return None
+    return position.geometry.columns - 1 - line.column if mirrored else line.column
+
+
+def replies(position: Position, moves: str) -> list[tuple[Position, str]]:
+    """The positions after each opponent reply that does not end the game."""
+    found = []
+    for column in position.legal_columns():
+        if position.is_winning_move(column):
+            continue
+        child = position.play(column)
+        if not child.full:
+            found.append((child, moves + str(column + 1)))
+    return found
+
+
+def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
+          table_bits: int = 25) -> None:
+    book = {line.key: line for line in read_lines(path)}
+    if not path.exists():
+        path.write_text(HEADER)
+    solver = Solver(table_bits=table_bits)
+    print(f"{len(book)} entries already in {path}; compiled solver: {solver.compiled}", flush=True)
+    # Bot positions by ply: the bot moving first (from ``start``), the bot
+    # moving second (after each first move). Keys de-duplicate
+    # transpositions and mirrors.
+    root = Position.from_moves(start)
+    levels: dict[int, dict[int, tuple[Position, str]]] = {root.moves: {}, root.moves + 1: {}}
+    levels[root.moves][canonical(root)[0]] = (root, start)
+    for child, moves in replies(root, start):
+        levels[root.moves + 1].setdefault(canonical(child)[0], (child, moves))
+    started = time.process_time()
+    for ply in range(root.moves, plies):
+        level = levels.pop(ply, {})
+        following = levels.setdefault(ply + 2, {})
+        solved = 0
+        for key in sorted(level):
+            position, moves = level[key]
+            column = bot_column(position, book)
+            if column is None and position.moves == 0 and not first_move:
+                # The bot's first move without a book entry: the centre, the
+                # published result (see connect_four_solver.choose).
+                column = position.geometry.order[0]
+            if column is None:
+                began = time.process_time()
+                score, column = best_column(solver, position)
+                key, mirrored = canonical(position)
+                stored_column = 6 - column if mirrored else column
+                stored_moves = mirror_moves(moves) if mirrored else moves
+                line = BookLine(key, stored_column, score, stored_moves)
+                book[key] = line
+                with path.open("a") as out:
+                    out.write(line.format() + "\n")
+                solved += 1
+                print(
+                    f"ply {ply} {moves or '(empty)'}: column {column + 1}, score {score},"
+                    f" {time.process_time() - began:.1f} s; {len(book)} entries,"
+                    f" {time.process_time() - started:.0f} CPU s in all",
+                    flush=True,
+                )
+            if position.is_winning_move(column):
+                continue
+            after = position.play(column)
+            if after.full:
+                continue
+            for reply, reply_moves in replies(after, moves + str(column + 1)):
+                if ply + 2 < plies:
+                    following.setdefault(canonical(reply)[0], (reply, reply_moves))
+        print(f"ply {ply} done: {len(level)} positions, {solved} solved now", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--plies", type=int, default=8, help="entries for positions with fewer discs")
+    parser.add_argument("--first-move", action="store_true",
+                        help="solve the empty board too (long); without it the bot opens in the centre")
+    parser.add_argument("--start", default="", help="build the book of the game after these moves")
+    parser.add_argument("--book", type=Path, default=BOOK_FILE)
+    parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
+    args = parser.parse_args()
+    build(args.plies, args.book, start=args.start, first_move=args.first_move,
+          table_bits=args.table_bits)
+
+
+if __name__ == "__main__":
+    main()
