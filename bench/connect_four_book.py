@@ -17,11 +17,14 @@ It takes hours at depth 8 or so: run it niced, in the background:
     nice -n 10 .venv/bin/python bench/connect_four_book.py --plies 8 &
 
 --plies N: positions with fewer than N discs get an entry.
+--check [N]: re-derive N random entries of the book (all without N) with the
+solver and say which, if any, are wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -142,6 +145,25 @@ def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
         print(f"ply {ply} done: {len(level)} positions, {solved} solved now", flush=True)
 
 
+def check(path: Path, sample: int | None, seed: int) -> int:
+    """Re-derive entries with the solver; the number that do not match."""
+    lines = read_lines(path)
+    if sample is not None and sample < len(lines):
+        lines = random.Random(seed).sample(lines, sample)
+    solver = Solver(table_bits=25)
+    wrong = 0
+    for line in lines:
+        began = time.process_time()
+        position = Position.from_moves(line.moves)
+        score, best = solver.best_columns(position)
+        right = canonical(position) == (line.key, False) and score == line.score and line.column in best
+        wrong += not right
+        print(f"{line.moves or '(empty)'}: {'ok' if right else 'WRONG'} (score {score},"
+              f" best {[c + 1 for c in best]}), {time.process_time() - began:.1f} s", flush=True)
+    print(f"{len(lines)} entries re-derived, {wrong} wrong")
+    return wrong
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--plies", type=int, default=8, help="entries for positions with fewer discs")
@@ -150,7 +172,12 @@ def main() -> None:
     parser.add_argument("--start", default="", help="build the book of the game after these moves")
     parser.add_argument("--book", type=Path, default=BOOK_FILE)
     parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
+    parser.add_argument("--check", type=int, nargs="?", const=-1, default=None, metavar="N",
+                        help="re-derive N random entries (all without N) instead of building")
+    parser.add_argument("--seed", type=int, default=None, help="of the --check sample")
     args = parser.parse_args()
+    if args.check is not None:
+        sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
     build(args.plies, args.book, start=args.start, first_move=args.first_move,
           table_bits=args.table_bits)
 

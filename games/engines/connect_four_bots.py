@@ -50,8 +50,8 @@ class Style:
     temperature: float
 
 
-EASY = Style((0.9, 0.75, 0.5), (0.85, 0.65, 0.35), False, 1, 9.0)
-MEDIUM = Style((1.0, 0.95, 0.8), (1.0, 0.9, 0.7), True, 2, 4.0)
+EASY = Style((0.9, 0.75, 0.5), (0.85, 0.65, 0.35), False, 1, 3.0)
+MEDIUM = Style((1.0, 0.95, 0.8), (1.0, 0.9, 0.7), True, 2, 1.5)
 
 
 def _position(state: ConnectFourState) -> Position:
@@ -106,18 +106,25 @@ def _gives_a_win(position: Position, column: int, chances: tuple[float, float, f
     return bool(kinds) and any(rng.random() < chances[kind] for kind in set(kinds))
 
 
-def _rating(position: Position, column: int, depth: int) -> float:
-    """The column's value for the mover by a plain evaluation, ``depth`` plies deep."""
+def _rating(position: Position, column: int, style: Style, rng: random.Random) -> float:
+    """The column's value for the mover by a plain evaluation, ``style.depth`` plies deep.
+
+    A reply that wins at once counts only if this glance notices it: the
+    look-ahead sees no more than the player would.
+    """
     search = LimitedSearch(position.geometry, float("inf"))
     child = position.play(column)
     if child.full:
         return 0.0
     if child.winning_columns():
-        # The opponent wins at once: the evaluation's own scale says how badly.
-        return float(-1000 * child.win_now_score())
-    if depth <= 1:
+        if _noticed_wins(child, child.current, style.sees_opponent, rng):
+            return float(-1000 * child.win_now_score())
         return float(-search.evaluate(child.current, child.mask))
-    return float(-search.search(child.current, child.mask, child.moves, depth - 1, -10**6, 10**6))
+    if style.depth <= 1:
+        return float(-search.evaluate(child.current, child.mask))
+    return float(
+        -search.search(child.current, child.mask, child.moves, style.depth - 1, -10**6, 10**6)
+    )
 
 
 def _softmax_pick(ratings: dict[int, float], temperature: float, rng: random.Random) -> int:
@@ -145,7 +152,7 @@ def play_in_style(position: Position, style: Style, rng: random.Random) -> int:
     if style.looks_below_threats:
         careful = [c for c in candidates if not _gives_a_win(position, c, style.sees_opponent, rng)]
         candidates = careful or candidates
-    ratings = {column: _rating(position, column, style.depth) for column in candidates}
+    ratings = {column: _rating(position, column, style, rng) for column in candidates}
     return _softmax_pick(ratings, style.temperature, rng)
 
 

@@ -7,6 +7,7 @@ its README): a sample spread over each file, small enough to stay fast.
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from games.engines.connect_four_solver import (
     Geometry,
     LimitedSearch,
     Position,
+    SearchAborted,
     Solver,
     _threats_any_length,
     _threats_of_four,
@@ -29,6 +31,7 @@ from games.engines.connect_four_solver import (
 )
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+COMPILED = Solver().compiled
 
 
 def positions(name: str, count: int) -> list[tuple[str, int]]:
@@ -41,12 +44,28 @@ def positions(name: str, count: int) -> list[tuple[str, int]]:
 # --- exact scores -------------------------------------------------------------------
 
 
+# Both searches: the compiled core (when the install built it) and the pure
+# Python one, which is what runs where it did not.
+CORES = [
+    pytest.param(False, id="pure-python"),
+    pytest.param(
+        True,
+        id="compiled",
+        marks=pytest.mark.skipif(not COMPILED, reason="the C extension was not built"),
+    ),
+]
+
+
+@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize(
     "name, count",
     [("Test_L3_R1", 50), ("Test_L2_R1", 20), ("Test_L1_R1", 10), ("Test_L2_R2", 10)],
 )
-def test_it_finds_the_exact_score_of_benchmark_positions(name: str, count: int) -> None:
-    solver = Solver()
+def test_it_finds_the_exact_score_of_benchmark_positions(
+    name: str, count: int, compiled: bool
+) -> None:
+    solver = Solver(compiled=compiled)
+    assert solver.compiled == compiled
     for moves, score in positions(name, count):
         solver.reset()
         assert solver.solve(Position.from_moves(moves)) == score, moves
@@ -75,6 +94,122 @@ def test_it_refuses_moves_that_cannot_be_played() -> None:
         Position.from_moves("1111111")
     with pytest.raises(ValueError, match="wins the game"):
         Position.from_moves("1212121")
+
+
+# --- the compiled core against the pure search and the engine's rules -------------------
+
+
+needs_compiled = pytest.mark.skipif(not COMPILED, reason="the C extension was not built")
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2"])
+def test_the_compiled_core_proves_what_the_pure_search_proves(name: str) -> None:
+    # Every window, not only the exact score: a bound beyond the window must
+    # be on the same side of it, and a score inside it must be the same.
+    compiled, pure = Solver(compiled=True), Solver(compiled=False)
+    for moves, score in positions(name, 8):
+        position = Position.from_moves(moves)
+        assert compiled.solve(position) == pure.solve(position) == score, moves
+        for alpha in (score - 2, score - 1, score, score + 1):
+            fast = compiled.window(position, alpha, alpha + 1)
+            slow = pure.window(position, alpha, alpha + 1)
+            assert (fast <= alpha) == (slow <= alpha) == (score <= alpha), (moves, alpha)
+
+
+def random_positions(geometry: Geometry, count: int, seed: int) -> list[tuple[str, Position]]:
+    """Positions of random games that nobody has won yet, as (moves, position)."""
+    engine, rng = ConnectFour(), random.Random(seed)
+    options = engine.normalize_options(
+        {"columns": geometry.columns, "rows": geometry.rows, "connect": geometry.connect}
+    )
+    found = []
+    while len(found) < count:
+        state = engine.initial_state(2, options, 0)
+        while not engine.is_over(state) and len(found) < count:
+            found.append(([m + 1 for m in state.moves], state))
+            seat = engine.to_move(state)[0]
+            state = engine.apply(state, seat, engine.random_action(state, seat, rng))
+    return [
+        ("".join(map(str, moves)) if geometry.columns < 10 else str(moves),
+         Position.from_moves(moves, geometry))
+        for moves, _ in found
+    ]
+
+
+@needs_compiled
+@pytest.mark.parametrize("columns, rows, connect", [(7, 6, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 12, 6)])
+def test_the_compiled_core_sees_the_same_wins_as_the_engine(columns: int, rows: int, connect: int) -> None:
+    # The rule authority is the engine: a column completes a line in the
+    # compiled core's eyes exactly when the engine declares that disc a win.
+    engine = ConnectFour()
+    geometry = Geometry(columns, rows, connect)
+    core = Solver(geometry, compiled=True).core
+    options = engine.normalize_options({"columns": columns, "rows": rows, "connect": connect})
+    rng = random.Random(columns * rows * connect)
+    checked = wins = 0
+    for _ in range(40):
+        state = engine.initial_state(2, options, 0)
+        position = Position(geometry)
+        while not engine.is_over(state):
+            seat = engine.to_move(state)[0]
+            threats = core.threats(position.current, position.mask)
+            assert threats == geometry.threats(position.current, position.mask)
+            for column in engine.legal_actions(state, seat):
+                after = engine.apply(state, seat, column)
+                compiled_says = bool(threats & position.move_bit(column))
+                assert compiled_says == (after.winner == seat), (state.moves, column)
+                checked += 1
+                wins += compiled_says
+            column = rng.choice(engine.legal_actions(state, seat))
+            state = engine.apply(state, seat, column)
+            position = position.play(column)
+    assert checked > 1000 and wins > 10
+
+
+@needs_compiled
+def test_a_search_cut_short_leaves_only_true_bounds_behind() -> None:
+    # Cut the search short again and again on one table until it gets through
+    # on what the earlier tries left behind: the score must still be exact
+    # (nothing half-searched was stored as proved).
+    moves, score = positions("Test_L2_R2", 10)[3]  # ~225,000 nodes in one go
+    position = Position.from_moves(moves)
+    solver = Solver(compiled=True)
+    aborted = 0
+    while True:
+        solver.limit(max_nodes=20_000)
+        try:
+            found = solver.solve(position)
+            break
+        except SearchAborted:
+            aborted += 1
+    assert aborted >= 3
+    assert found == score
+
+
+@needs_compiled
+def test_the_compiled_core_keeps_to_its_cpu_time_budget() -> None:
+    solver = Solver(compiled=True)
+    solver.limit(seconds=0.05)
+    started = time.thread_time()
+    with pytest.raises(SearchAborted):
+        solver.solve(Position.from_moves("44"))
+    assert time.thread_time() - started < 1.0
+
+
+@needs_compiled
+def test_the_compiled_core_refuses_what_it_cannot_search() -> None:
+    core = Solver(compiled=True).core
+    with pytest.raises(ValueError, match="win at once"):
+        core.search(*(lambda p: (p.current, p.mask, p.moves))(Position.from_moves("121212")), -1, 1)
+    with pytest.raises(ValueError, match="empty"):
+        core.search(0, 0, 0, 1, 1)
+    with pytest.raises(ValueError, match="not a position"):
+        core.search(1, 0, 0, -1, 1)
+    # A board that does not fit in 64 bits runs the pure search instead.
+    assert not Solver(Geometry(12, 12, 4)).compiled
+    with pytest.raises(ValueError, match="not available"):
+        Solver(Geometry(12, 12, 4), compiled=True)
 
 
 # --- pieces of the solver checked against independent code ------------------------------
@@ -139,9 +274,10 @@ def naive_score(columns: int, rows: int, connect: int, moves: tuple[int, ...]) -
     return value(board, len(moves))
 
 
+@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("columns, rows, connect, discs", [(4, 4, 3, 3), (5, 4, 4, 9), (4, 5, 3, 5)])
 def test_on_small_boards_it_agrees_with_plain_minimax(
-    columns: int, rows: int, connect: int, discs: int
+    columns: int, rows: int, connect: int, discs: int, compiled: bool
 ) -> None:
     geometry = Geometry(columns, rows, connect)
     rng = random.Random(columns * 100 + rows * 10 + connect)
@@ -156,7 +292,7 @@ def test_on_small_boards_it_agrees_with_plain_minimax(
         if position.winning_columns():
             continue
         expected = naive_score(columns, rows, connect, tuple(moves))
-        assert Solver(geometry).solve(position) == expected, moves
+        assert Solver(geometry, compiled=compiled).solve(position) == expected, moves
         compared += 1
     assert compared >= 4
 

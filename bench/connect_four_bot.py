@@ -1,0 +1,186 @@
+"""Benchmarks of the Connect Four bots: against a perfect player, and time per move.
+
+``perfect`` (the default): the ``perfect`` level plays a perfect player from
+every opening of ``--discs`` discs (2: the 49 two-disc openings), once as
+each colour, and every one of its moves is checked against the exact scores
+of the position: a move below the best score is a mistake. The perfect
+player picks at random (seeded) among its best columns. Exact answers are
+kept in bench/out/connect_four_analysis.txt (key, score, best columns), so a
+run that is stopped carries on where it was; the early positions take the
+solver minutes each, and a position whose solve runs past ``--cap`` CPU
+seconds ends that game unchecked (reported as such, never as a pass).
+
+``levels``: each level plays whole games against the level below it and
+against random moves; prints results, and CPU time per move (mean, max).
+
+    nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --discs 2
+    .venv/bin/python bench/connect_four_bot.py levels --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.machine import cpu_model  # noqa: E402
+from games.engines.bots import get_bot  # noqa: E402
+from games.engines.connect_four import ConnectFour  # noqa: E402
+from games.engines.connect_four_book import canonical, opening_book  # noqa: E402
+from games.engines.connect_four_solver import Position, SearchAborted, Solver, choose  # noqa: E402
+
+CACHE = ROOT / "bench" / "out" / "connect_four_analysis.txt"
+
+
+class Oracle:
+    """Exact score and best columns of positions, remembered on disk."""
+
+    def __init__(self, path: Path, cap: float) -> None:
+        self.path = path
+        self.cap = cap
+        self.solver = Solver(table_bits=25)
+        self.known: dict[int, tuple[int, list[int]]] = {}
+        if path.exists():
+            for line in path.read_text().splitlines():
+                key, score, best = line.split()
+                self.known[int(key, 16)] = (int(score), [int(c) for c in best.split(",")])
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def best(self, position: Position) -> tuple[int, list[int]] | None:
+        """(score, best 0-based columns), or None past the cap."""
+        key, mirrored = canonical(position)
+        if key not in self.known:
+            self.solver.limit(seconds=self.cap)
+            try:
+                score, best = self.solver.best_columns(position)
+            except SearchAborted:
+                return None
+            finally:
+                self.solver.limit()
+            stored = sorted(6 - c for c in best) if mirrored else best
+            self.known[key] = (score, stored)
+            with self.path.open("a") as out:
+                out.write(f"{key:x} {score} {','.join(map(str, stored))}\n")
+        score, stored = self.known[key]
+        return score, sorted(6 - c for c in stored) if mirrored else stored
+
+
+def openings(discs: int) -> list[str]:
+    found = []
+    for columns in itertools.product("1234567", repeat=discs):
+        moves = "".join(columns)
+        try:
+            Position.from_moves(moves)
+        except ValueError:
+            continue
+        found.append(moves)
+    return found
+
+
+def versus_perfect(discs: int, cap: float, seed: int, limit: int | None) -> None:
+    oracle = Oracle(CACHE, cap)
+    rng = random.Random(seed)
+    games = [(moves, colour) for moves in openings(discs) for colour in (0, 1)]
+    if limit is not None:
+        games = games[:limit]
+    mistakes = checked = finished = 0
+    by_source: dict[str, int] = {}
+    times: list[float] = []
+    for number, (opening, colour) in enumerate(games, start=1):
+        moves, position, unchecked = opening, Position.from_moves(opening), False
+        while True:
+            answer = oracle.best(position)
+            if answer is None:
+                unchecked = True
+                break
+            score, best = answer
+            if len(moves) % 2 == colour:
+                started = time.thread_time()
+                choice = choose(moves, rng)
+                times.append(time.thread_time() - started)
+                column = choice.column - 1
+                by_source[choice.source] = by_source.get(choice.source, 0) + 1
+                checked += 1
+                if column not in best:
+                    mistakes += 1
+                    print(f"  mistake: {moves} column {column + 1} ({choice.source}),"
+                          f" best {[c + 1 for c in best]} score {score}", flush=True)
+            else:
+                column = rng.choice(best)
+            won = position.is_winning_move(column)
+            position, moves = position.play(column), moves + str(column + 1)
+            if won or position.full:
+                break
+        finished += not unchecked
+        print(f"game {number}/{len(games)}: opening {opening}, bot plays"
+              f" {'first' if colour == 0 else 'second'}: {moves}"
+              f"{' (stopped: a position past the cap, unchecked)' if unchecked else ''}", flush=True)
+    print(f"\n{finished}/{len(games)} games played to the end; {checked} bot moves checked,"
+          f" {mistakes} below the best score")
+    print("moves by source: " + ", ".join(f"{k} {v}" for k, v in sorted(by_source.items())))
+    if times:
+        print(f"CPU time per bot move: mean {statistics.mean(times) * 1000:.0f} ms,"
+              f" max {max(times) * 1000:.0f} ms")
+    print(f"book: {len(opening_book())} entries")
+
+
+def levels(games: int, seed: int) -> None:
+    engine = ConnectFour()
+    pairs = [("easy", "random"), ("medium", "random"), ("medium", "easy"),
+             ("perfect", "random"), ("perfect", "easy"), ("perfect", "medium")]
+    times: dict[str, list[float]] = {}
+    for first, second in pairs:
+        tally = {first: 0, second: 0, "draw": 0}
+        rng = random.Random(seed)
+        for game in range(games):
+            order = (first, second) if game % 2 == 0 else (second, first)
+            bots = [get_bot(engine.slug, name) for name in order]
+            state = engine.initial_state(2, engine.normalize_options({}), 0)
+            while not engine.is_over(state):
+                seat = engine.to_move(state)[0]
+                started = time.thread_time()
+                text = bots[seat](engine, state, seat, rng)
+                times.setdefault(order[seat], []).append(time.thread_time() - started)
+                state = engine.play(state, seat, text)
+            outcome = engine.outcome(state)
+            assert outcome is not None
+            tally[order[outcome.winners[0]] if outcome.winners else "draw"] += 1
+        print(f"{first} vs {second}, {games} games, colours alternating: "
+              + ", ".join(f"{k} {v}" for k, v in tally.items()), flush=True)
+    print()
+    for name, spent in times.items():
+        print(f"{name:<8} CPU per move: mean {statistics.mean(spent) * 1000:8.1f} ms,"
+              f" max {max(spent) * 1000:8.1f} ms over {len(spent)} moves")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    perfect = commands.add_parser("perfect", help="the perfect level against a perfect player")
+    perfect.add_argument("--discs", type=int, default=2, help="discs in each opening")
+    perfect.add_argument("--cap", type=float, default=600.0, help="CPU s for one exact answer")
+    perfect.add_argument("--games", type=int, default=None, help="only the first N games")
+    perfect.add_argument("--seed", type=int, default=1)
+    matches = commands.add_parser("levels", help="levels against each other, time per move")
+    matches.add_argument("--games", type=int, default=20)
+    matches.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, {cpu_model()}; Python {platform.python_version()};"
+          f" compiled solver: {Solver().compiled}\n", flush=True)
+    if args.command == "perfect":
+        versus_perfect(args.discs, args.cap, args.seed, args.games)
+    else:
+        levels(args.games, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""The opening book of the perfect Connect Four bot: its file, its keys, its builder."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engines.connect_four_book import (
+    BOOK_FILE,
+    Book,
+    BookLine,
+    canonical,
+    mirror,
+    mirror_moves,
+    read_lines,
+)
+from games.engines.connect_four_solver import Position, Solver, choose
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_builder():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("connect_four_book_builder", ROOT / "bench" / "connect_four_book.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def random_position(rng: random.Random, discs: int) -> tuple[str, Position]:
+    while True:
+        position, moves = Position(), ""
+        for _ in range(discs):
+            safe = [c for c in position.legal_columns() if not position.is_winning_move(c)]
+            if not safe:
+                break
+            column = rng.choice(safe)
+            position, moves = position.play(column), moves + str(column + 1)
+        if len(moves) == discs:
+            return moves, position
+
+
+def test_a_mirror_image_is_the_same_position_reflected() -> None:
+    rng = random.Random(1)
+    for discs in range(0, 20):
+        moves, position = random_position(rng, discs)
+        reflected = mirror(position)
+        assert reflected.moves == position.moves
+        replayed = Position.from_moves(mirror_moves(moves))
+        assert (reflected.current, reflected.mask) == (replayed.current, replayed.mask)
+        assert (mirror(reflected).current, mirror(reflected).mask) == (position.current, position.mask)
+        assert canonical(position)[0] == canonical(reflected)[0]
+
+
+def test_a_position_and_its_mirror_image_share_one_entry() -> None:
+    position = Position.from_moves("4453")
+    key, mirrored = canonical(position)
+    column = 2  # the third column, in the orientation the position is given in
+    stored = 6 - column if mirrored else column
+    book = Book([BookLine(key, stored, -2, "")])
+    assert book.lookup(position).column == column  # type: ignore[union-attr]
+    reflected = book.lookup(Position.from_moves(mirror_moves("4453")))
+    assert reflected is not None and reflected.column == 6 - column and reflected.score == -2
+    assert book.lookup(Position.from_moves("4454")) is None
+
+
+def test_a_book_line_reads_back_as_written() -> None:
+    line = BookLine(0x10A08001, 2, 5, "44531")
+    assert BookLine.parse(line.format()) == line
+
+
+def test_the_shipped_book_holds_well_formed_entries_of_the_positions_it_names() -> None:
+    lines = read_lines(BOOK_FILE)
+    keys = set()
+    for line in lines:
+        position = Position.from_moves(line.moves)
+        assert canonical(position) == (line.key, False), line
+        assert position.can_play(line.column) and -21 <= line.score <= 21, line
+        assert line.key not in keys, line
+        keys.add(line.key)
+
+
+def test_a_random_sample_of_the_shipped_book_re_derives_with_the_solver() -> None:
+    # Re-solving an entry is what building it cost, so the sample comes from
+    # the deeper half of the book (the cheaper entries): a sample of a few
+    # seconds. bench/connect_four_book.py --check re-derives every entry.
+    lines = sorted(read_lines(BOOK_FILE), key=lambda line: len(line.moves))
+    if not lines:
+        pytest.skip("the shipped book is empty")
+    deeper = [line for line in lines if len(line.moves) >= len(lines[-1].moves) - 1]
+    solver = Solver()
+    for line in random.Random().sample(deeper, min(3, len(deeper))):
+        position = Position.from_moves(line.moves)
+        score, best = solver.best_columns(position)
+        assert (score, line.column in best) == (line.score, True), line
+
+
+def test_the_builder_gives_an_entry_to_every_position_the_bot_can_meet(tmp_path: Path) -> None:
+    builder = load_builder()
+    start, plies = "4453675", 13  # a middle game; positions with 7..12 discs
+    path = tmp_path / "book.txt"
+    builder.build(plies, path, start=start, table_bits=21)
+    book = Book.read(path)
+    assert len(book) > 20
+
+    # Walk every game from the start in which the bot plays the book's moves
+    # (or its own: a win, the one safe move) and the opponent anything.
+    solver = Solver()
+    met = 0
+
+    def walk(position: Position, bot_to_move: bool) -> None:
+        nonlocal met
+        if position.moves >= plies or position.full:
+            return
+        if bot_to_move:
+            column = builder.bot_column(position, {line.key: line for line in book.lines.values()})
+            assert column is not None, position.moves
+            entry = book.lookup(position)
+            if entry is not None:
+                met += 1
+                assert entry.column == column
+                if met % 7 == 0:  # a sample re-solved from scratch
+                    score, best = solver.best_columns(position)
+                    assert (score, column in best) == (entry.score, True)
+            if position.is_winning_move(column):
+                return
+            walk(position.play(column), False)
+        else:
+            for column in position.legal_columns():
+                if not position.is_winning_move(column):
+                    walk(position.play(column), True)
+
+    root = Position.from_moves(start)
+    walk(root, True)
+    walk(root, False)
+    assert met >= len(book)
+
+
+def test_the_builder_carries_on_where_it_stopped(tmp_path: Path) -> None:
+    builder = load_builder()
+    path = tmp_path / "book.txt"
+    builder.build(12, path, start="4453675", table_bits=21)
+    whole = path.read_text().splitlines()
+    # Cut the file short, as a stopped build leaves it, and build again.
+    path.write_text("\n".join(whole[: len(whole) // 2]) + "\n")
+    builder.build(12, path, start="4453675", table_bits=21)
+    again = path.read_text().splitlines()
+    assert sorted(again) == sorted(whole)
+
+
+def test_the_bot_plays_the_book_move_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import games.engines.connect_four_book as book_module
+
+    position = Position.from_moves("4453")
+    key, mirrored = canonical(position)
+    # A book that says column 3 (score -2, which the solver confirms is best).
+    book = Book([BookLine(key, 4 if mirrored else 2, -2, "")])
+    monkeypatch.setattr(book_module, "opening_book", lambda: book)
+    choice = choose("4453", random.Random(1))
+    assert (choice.column, choice.score, choice.source) == (3, -2, "book")
+    assert choose("4453", random.Random(1), book=False, seconds=0.05).source != "book"
