@@ -10,10 +10,16 @@ run that is stopped carries on where it was; the early positions take the
 solver minutes each, and a position whose solve runs past ``--cap`` CPU
 seconds ends that game unchecked (reported as such, never as a pass).
 
+``positions``: the ``perfect`` level's move in positions of the benchmark
+files (a sample spread over each), checked against the exact best columns:
+how many are below the best score, where each move came from (book, solve,
+or the depth-limited search after the solve ran out of time), CPU per move.
+
 ``levels``: each level plays whole games against the level below it and
 against random moves; prints results, and CPU time per move (mean, max).
 
     nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --discs 2
+    .venv/bin/python bench/connect_four_bot.py positions --sample 100
     .venv/bin/python bench/connect_four_bot.py levels --games 20
 """
 
@@ -133,6 +139,31 @@ def versus_perfect(discs: int, cap: float, seed: int, limit: int | None) -> None
     print(f"book: {len(opening_book())} entries")
 
 
+def positions(names: list[str], size: int, seed: int) -> None:
+    """The perfect level's move in benchmark-file positions, checked against exact answers."""
+    data = ROOT.parent / "shared" / "data" / "connect4"
+    oracle = Solver(table_bits=25)
+    rng = random.Random(seed)
+    print(f"{'file':<11} {'moves':>5} {'below best':>10} {'book':>5} {'solve':>5} {'search':>6}"
+          f" {'other':>5} {'mean ms':>8} {'max ms':>7}")
+    for name in names:
+        lines = (data / name).read_text().splitlines()
+        chosen = lines[:: max(1, len(lines) // size)][:size]
+        below, times, sources = 0, [], {}
+        for line in chosen:
+            moves = line.split()[0]
+            started = time.thread_time()
+            choice = choose(moves, rng)
+            times.append(time.thread_time() - started)
+            sources[choice.source] = sources.get(choice.source, 0) + 1
+            _, best = oracle.best_columns(Position.from_moves(moves))
+            below += choice.column - 1 not in best
+        other = len(chosen) - sum(sources.get(k, 0) for k in ("book", "solve", "search"))
+        print(f"{name:<11} {len(chosen):>5} {below:>10} {sources.get('book', 0):>5}"
+              f" {sources.get('solve', 0):>5} {sources.get('search', 0):>6} {other:>5}"
+              f" {statistics.mean(times) * 1000:>8.0f} {max(times) * 1000:>7.0f}", flush=True)
+
+
 def levels(games: int, seed: int) -> None:
     engine = ConnectFour()
     pairs = [("easy", "random"), ("medium", "random"), ("medium", "easy"),
@@ -173,11 +204,17 @@ def main() -> None:
     matches = commands.add_parser("levels", help="levels against each other, time per move")
     matches.add_argument("--games", type=int, default=20)
     matches.add_argument("--seed", type=int, default=1)
+    files = commands.add_parser("positions", help="the perfect level's move in benchmark positions")
+    files.add_argument("--sample", type=int, default=100, help="positions per file")
+    files.add_argument("--seed", type=int, default=1)
+    files.add_argument("files", nargs="*", default=["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"])
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, {cpu_model()}; Python {platform.python_version()};"
           f" compiled solver: {Solver().compiled}\n", flush=True)
     if args.command == "perfect":
         versus_perfect(args.discs, args.cap, args.seed, args.games)
+    elif args.command == "positions":
+        positions(args.files, args.sample, args.seed)
     else:
         levels(args.games, args.seed)
 
