@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engines.base import random_bot
-from games.engines.bots import bot_levels, get_bot
+from games.engines.bots import bot_levels, choose_move, get_bot
 from games.engines.connect_four import ConnectFour, ConnectFourState, play_sequence
 from games.engines.connect_four_bots import EASY, MEDIUM, Style, _directions_completed, play_in_style
 from games.engines.connect_four_cli import FULL_COLUMN, main
@@ -163,3 +163,14 @@ def test_it_runs_as_a_module_reading_positions_from_standard_input() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "43444443336 -3 -4 -6 -1000 -3 0 0\n"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "perfect"])
+def test_every_level_answers_through_the_worker_entry_point(level: str) -> None:
+    # What the scheduler's worker process is sent: the serialised state and a
+    # seed. A middle game, which every level answers exactly the same way
+    # for the same seed (the perfect one by its solve, not a timed search).
+    state = play_sequence("5554224333234511764415115")
+    text = choose_move("connect-four", level, engine.serialize(state), 1, rng_seed=7)
+    assert text in engine.legal_moves(state, 1)
+    assert text == choose_move("connect-four", level, engine.serialize(state), 1, rng_seed=7)
