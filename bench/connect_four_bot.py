@@ -9,6 +9,8 @@ kept in bench/out/connect_four_analysis.txt (key, score, best columns), so a
 run that is stopped carries on where it was; the early positions take the
 solver minutes each, and a position whose solve runs past ``--cap`` CPU
 seconds ends that game unchecked (reported as such, never as a pass).
+``--openings-file`` starts the games from positions of a benchmark file
+instead (Test_L1_R1: 4 to 14 discs), each as both colours.
 
 ``positions``: the ``perfect`` level's move in positions of the benchmark
 files (a sample spread over each), checked against the exact best columns:
@@ -19,6 +21,7 @@ or the depth-limited search after the solve ran out of time), CPU per move.
 against random moves; prints results, and CPU time per move (mean, max).
 
     nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --discs 2
+    nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --openings-file Test_L1_R1
     .venv/bin/python bench/connect_four_bot.py positions --sample 100
     .venv/bin/python bench/connect_four_bot.py levels --games 20
 """
@@ -92,10 +95,16 @@ def openings(discs: int) -> list[str]:
     return found
 
 
-def versus_perfect(discs: int, cap: float, seed: int, limit: int | None) -> None:
+def file_openings(name: str, size: int) -> list[str]:
+    """``size`` positions spread over a benchmark file, as openings."""
+    lines = (ROOT.parent / "shared" / "data" / "connect4" / name).read_text().splitlines()
+    return [line.split()[0] for line in lines[:: max(1, len(lines) // size)][:size]]
+
+
+def versus_perfect(starts: list[str], cap: float, seed: int, limit: int | None) -> None:
     oracle = Oracle(CACHE, cap)
     rng = random.Random(seed)
-    games = [(moves, colour) for moves in openings(discs) for colour in (0, 1)]
+    games = [(moves, colour) for moves in starts for colour in (0, 1)]
     if limit is not None:
         games = games[:limit]
     mistakes = checked = finished = 0
@@ -198,6 +207,9 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     perfect = commands.add_parser("perfect", help="the perfect level against a perfect player")
     perfect.add_argument("--discs", type=int, default=2, help="discs in each opening")
+    perfect.add_argument("--openings-file", default=None,
+                         help="start from positions of this benchmark file instead")
+    perfect.add_argument("--sample", type=int, default=25, help="positions of that file")
     perfect.add_argument("--cap", type=float, default=600.0, help="CPU s for one exact answer")
     perfect.add_argument("--games", type=int, default=None, help="only the first N games")
     perfect.add_argument("--seed", type=int, default=1)
@@ -212,7 +224,9 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, {cpu_model()}; Python {platform.python_version()};"
           f" compiled solver: {Solver().compiled}\n", flush=True)
     if args.command == "perfect":
-        versus_perfect(args.discs, args.cap, args.seed, args.games)
+        starts = (file_openings(args.openings_file, args.sample) if args.openings_file
+                  else openings(args.discs))
+        versus_perfect(starts, args.cap, args.seed, args.games)
     elif args.command == "positions":
         positions(args.files, args.sample, args.seed)
     else:
