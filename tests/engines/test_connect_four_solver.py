@@ -433,3 +433,11 @@ def test_on_a_big_board_the_bot_plays_a_whole_game_on_a_short_clock() -> None:
     # 8x7 with lines of five: mostly the depth-limited search. How deep it gets
     # depends on the machine, so only legality is asserted here.
     assert bot_game(8, 7, 5, seconds=0.05)[0] in ("win", "draw", "loss")
+
+
+def test_the_bot_keeps_the_draw_it_once_turned_into_a_loss() -> None:
+    # From the issue: here columns 6 and 7 draw and 5 loses; the old bot,
+    # out of time, played 5. A generous budget so that no clock decides it.
+    choice = choose("43444443336", random.Random(3), seconds=60)
+    assert choice.source == "solve" and choice.score == 0
+    assert choice.column in (6, 7)
