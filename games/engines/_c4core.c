@@ -349,7 +349,11 @@ static PyObject *Solver_search(SolverObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the window is empty");
         return NULL;
     }
-    if (moves < 0 || moves > self->cells - 1 ||
+    if (moves != __builtin_popcountll(mask)) {
+        PyErr_SetString(PyExc_ValueError, "moves is not the number of discs on the board");
+        return NULL;
+    }
+    if (moves > self->cells - 1 ||
         threats(self, current, mask) & ((mask + self->bottom) & self->board)) {
         PyErr_SetString(PyExc_ValueError, "the player to move can win at once or the board is full");
         return NULL;

@@ -204,6 +204,8 @@ def test_the_compiled_core_refuses_what_it_cannot_search() -> None:
         core.search(0, 0, 0, 1, 1)
     with pytest.raises(ValueError, match="not a position"):
         core.search(1, 0, 0, -1, 1)
+    with pytest.raises(ValueError, match="number of discs"):
+        core.search(0, 1, 2, -1, 1)
     # A board that does not fit in 64 bits runs the pure search instead.
     assert not Solver(Geometry(12, 12, 4)).compiled
     with pytest.raises(ValueError, match="not available"):
