@@ -6,7 +6,10 @@ the solver is fast enough to play on its own: the bot's own moves are the
 book's choice (one best column each), the opponent's are any legal move.
 Positions where the bot wins at once, or has a single move that does not lose
 at once, need no entry (the bot sees those itself), but the walk goes on
-through them.
+through them. Positions whose best column a fresh solver finds within
+--quick CPU seconds (a small share of the bot's own second) need no entry
+either, and the walk stops there: positions after them have more discs and
+are solved faster still, so the bot finds their moves itself in play.
 
 The walk goes ply by ply, both trees (the bot moving first and moving second)
 together, so a book cut short covers every position up to some depth.
@@ -39,7 +42,7 @@ from games.engines.connect_four_book import (  # noqa: E402
     mirror_moves,
     read_lines,
 )
-from games.engines.connect_four_solver import Position, Solver  # noqa: E402
+from games.engines.connect_four_solver import Position, SearchAborted, Solver  # noqa: E402
 
 HEADER = """\
 # Opening book of the perfect Connect Four bot (7x6, four in a row).
@@ -90,12 +93,29 @@ def replies(position: Position, moves: str) -> list[tuple[Position, str]]:
     return found
 
 
+def quickly_solved(probe: Solver, position: Position, seconds: float) -> bool:
+    """Whether a solver with an empty table settles this position within ``seconds`` of CPU,
+    the way the bot does in play (every column's exact score)."""
+    if seconds <= 0:
+        return False
+    probe.reset()
+    probe.limit(seconds=seconds)
+    try:
+        probe.best_columns(position)
+        return True
+    except SearchAborted:
+        return False
+    finally:
+        probe.limit()
+
+
 def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
-          table_bits: int = 25) -> None:
+          table_bits: int = 25, quick: float = 0.0) -> None:
     book = {line.key: line for line in read_lines(path)}
     if not path.exists():
         path.write_text(HEADER)
     solver = Solver(table_bits=table_bits)
+    probe = Solver(table_bits=22)
     print(f"{len(book)} entries already in {path}; compiled solver: {solver.compiled}", flush=True)
     # Bot positions by ply: the bot moving first (from ``start``), the bot
     # moving second (after each first move). Keys de-duplicate
@@ -117,6 +137,8 @@ def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
                 # The bot's first move without a book entry: the centre, the
                 # published result (see connect_four_solver.choose).
                 column = position.geometry.order[0]
+            if column is None and position.moves > 0 and quickly_solved(probe, position, quick):
+                continue  # the bot solves this one in play, and every position after it
             if column is None:
                 began = time.process_time()
                 score, column = best_column(solver, position)
@@ -172,6 +194,8 @@ def main() -> None:
     parser.add_argument("--start", default="", help="build the book of the game after these moves")
     parser.add_argument("--book", type=Path, default=BOOK_FILE)
     parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
+    parser.add_argument("--quick", type=float, default=0.2,
+                        help="CPU seconds: positions a fresh solver settles within them need no entry (0: all do)")
     parser.add_argument("--check", type=int, nargs="?", const=-1, default=None, metavar="N",
                         help="re-derive N random entries (all without N) instead of building")
     parser.add_argument("--seed", type=int, default=None, help="of the --check sample")
@@ -179,7 +203,7 @@ def main() -> None:
     if args.check is not None:
         sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
     build(args.plies, args.book, start=args.start, first_move=args.first_move,
-          table_bits=args.table_bits)
+          table_bits=args.table_bits, quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,53 @@ class ConnectFour(Engine[ConnectFourState, int]):
         if options["connect"] > max(options["columns"], options["rows"]):
             raise BadOptions("a line of that length does not fit on the board")
 
+    def analyse(self, state: ConnectFourState, seconds: float) -> JSON | None:
+        """The exact score of each column for the player to move, where the solver finds it in time.
+
+        Scores follow the benchmark files' convention (positive: the player
+        to move wins, larger sooner; 0 a draw); a full column, or one not
+        solved within ``seconds``, is null. ``value`` is the best score when
+        every column was solved.
+        """
+        from .connect_four_solver import Position, SearchAborted, Solver, geometry_of
+
+        if self.outcome(state) is not None:
+            return None
+        geometry = geometry_of(state.columns, state.rows, state.connect)
+        if geometry.columns * (geometry.rows + 1) > 64:
+            return None
+        position = Position.from_moves([move + 1 for move in state.moves], geometry)
+        solver = Solver(geometry, table_bits=22)
+        solver.limit(seconds=seconds)
+        scores: list[int | None] = []
+        for column in range(geometry.columns):
+            if not position.can_play(column):
+                scores.append(None)
+            elif position.is_winning_move(column):
+                scores.append(position.win_now_score())
+            else:
+                try:
+                    scores.append(-solver.solve(position.play(column)))
+                except SearchAborted:
+                    scores.append(None)
+        solved = [score for column, score in enumerate(scores) if position.can_play(column)]
+        value = max(solved) if solved and None not in solved else None  # type: ignore[type-var]
+        return {"scores": scores, "value": value}
+
+    def judge(self, before: JSON | None, after: JSON | None, seat: int, move: str) -> JSON | None:
+        """A blunder is a move that changed the game's outcome: from a win to a draw or a
+        loss, or from a draw to a loss, against the best column then."""
+        if not before or before.get("value") is None or not move.isdigit():
+            return None
+        chosen = before["scores"][int(move) - 1]
+        if chosen is None:
+            return None
+
+        def outcome(score: int) -> int:
+            return (score > 0) - (score < 0)
+
+        return {"score": chosen, "best": before["value"], "blunder": outcome(chosen) < outcome(before["value"])}
+
     def bot_levels(self) -> tuple[BotLevel, ...]:
         from .connect_four_bots import easy_bot, medium_bot
         from .connect_four_solver import perfect_bot
