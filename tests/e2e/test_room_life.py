@@ -95,6 +95,8 @@ def test_an_offer_lapses_when_a_player_leaves_and_the_seat_opens_for_someone_els
         expect(player.page.get_by_role("button", name="Accept rematch")).to_be_hidden()
     expect(alice.page.locator("#room-status")).to_have_text("open")
     expect(alice.page.locator("#turn")).to_contain_text("Waiting for an opponent")
+    # The seats are the room's chairs again: alice's, and a free one.
+    expect(alice.page.locator("#seats li")).to_have_text([re.compile(alice.username), "empty seat"])
     expect(bob.page.get_by_role("button", name="Take a seat")).to_be_visible()
 
     # carol takes the free seat: the next match starts for alice and her.

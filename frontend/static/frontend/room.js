@@ -95,15 +95,16 @@
   function renderSeats() {
     const list = $("seats");
     // During a match the seats are the match's players (seat 1 moves first);
-    // before it, the room's chairs.
-    const rows = match ? match.players : room ? room.seats : [];
+    // before it, and while the table waits for someone after one, the room's chairs.
+    const playing = match && !(room && room.status === "open");
+    const rows = playing ? match.players : room ? room.seats : [];
     list.replaceChildren(...rows.map((p) => {
-      const toMove = match && match.status === "active" && match.to_move.includes(p.seat);
+      const toMove = playing && match.status === "active" && match.to_move.includes(p.seat);
       return App.el("li", {
         class: `seat seat-${p.seat}${toMove ? " to-move" : ""}${p.username === me ? " mine" : ""}`,
         dataset: { seat: p.seat },
       }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p),
-      match ? App.seatNote(p, match) : null, toMove ? " — to move" : "");
+      playing ? App.seatNote(p, match) : null, toMove ? " — to move" : "");
     }));
   }
 
