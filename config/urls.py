@@ -18,5 +18,6 @@ urlpatterns = [
     # Anything else under /api/ (a typo, a missing slash, a non-numeric id)
     # is a 404 in the API's error shape, not an HTML page or a slash redirect.
     re_path(r"^api/", api_not_found),
+    *[path(prefix, include(module)) for prefix, module in hooks.PAGE_URLS],
     path("", include("frontend.urls")),
 ]

@@ -12,7 +12,11 @@ The platform calls them without knowing which app is behind them:
 - ``background(name, run_forever, run_once)``: a worker of the app's own that
   runs in a thread of every scheduling process (Sokoban's solves), or once
   for ``manage.py run_scheduler --once``;
-- ``api_urls(prefix, module)``: the app's API endpoints under /api/<prefix>.
+- ``api_urls(prefix, module)``: the app's API endpoints under /api/<prefix>;
+- ``page_urls(prefix, module)``: the app's pages under /<prefix>;
+- ``nav_link(label, url_name)``: a link in the site's top bar;
+- ``game_page(slug, url_name)``: a game's own page, where a player goes on
+  leaving a game they play alone.
 
 Registrations are plain lists filled once at start-up; the callbacks must be
 safe to call from any thread and do their own transactions.
@@ -45,6 +49,9 @@ class Background:
 PERIODIC: list[Periodic] = []
 BACKGROUND: list[Background] = []
 API_URLS: list[tuple[str, str]] = []
+PAGE_URLS: list[tuple[str, str]] = []
+NAV_LINKS: list[tuple[str, str]] = []
+GAME_PAGES: dict[str, str] = {}
 PRESENCE: list[Callable[[int], None]] = []
 GREETINGS: list[Callable[[int], list[dict[str, Any]]]] = []
 
@@ -59,6 +66,18 @@ def background(name: str, run_forever: Callable[[Any], None], run_once: Callable
 
 def api_urls(prefix: str, module: str) -> None:
     API_URLS.append((prefix, module))
+
+
+def page_urls(prefix: str, module: str) -> None:
+    PAGE_URLS.append((prefix, module))
+
+
+def nav_link(label: str, url_name: str) -> None:
+    NAV_LINKS.append((label, url_name))
+
+
+def game_page(slug: str, url_name: str) -> None:
+    GAME_PAGES[slug] = url_name
 
 
 def on_presence(callback: Callable[[int], None]) -> None:

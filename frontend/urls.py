@@ -11,7 +11,6 @@ urlpatterns = [
     path("logout/", views.logout_page, name="logout"),
     path("rooms/<int:room_id>/", views.room_page, name="room"),
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
-    path("sokoban/", views.sokoban_page, name="sokoban"),
     path("settings/", views.settings_page, name="settings"),
     path("leaderboard/", views.leaderboard_page, name="leaderboard"),
     path("leaderboard/<str:pool>/", views.leaderboard_page, name="leaderboard-pool"),

@@ -7,11 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
+from core import hooks
 from core.errors import DomainError
 from games.engines.registry import ENGINES
 from games.models import Match, Room
@@ -120,7 +122,9 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
 @ensure_csrf_cookie
 def room_page(request: HttpRequest, room_id: int) -> HttpResponse:
     room = get_object_or_404(Room, pk=room_id)
-    return render(request, "frontend/room.html", {"room": room})
+    # Where a player goes on leaving a game played alone: the game's own page, else the lobby.
+    home = hooks.GAME_PAGES.get(room.game)
+    return render(request, "frontend/room.html", {"room": room, "leave_to": reverse(home) if home else reverse("lobby")})
 
 
 @login_required
@@ -128,13 +132,6 @@ def room_page(request: HttpRequest, room_id: int) -> HttpResponse:
 def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("room"), pk=match_id)
     return render(request, "frontend/replay.html", {"match": match})
-
-
-@login_required
-@ensure_csrf_cookie
-def sokoban_page(request: HttpRequest) -> HttpResponse:
-    """Sokoban's level browser: the collections, each level's progress, uploads."""
-    return render(request, "frontend/sokoban.html")
 
 
 @login_required

@@ -5,7 +5,7 @@ players, result, options...), a blank line, then the moves in the game's own
 notation, numbered by ply and ended by the result, as PGN ends a game:
 
     [Game "Connect Four"]
-    [Slug "connect-four"]
+    [Slug "<the game's slug>"]
     [Match "12"]
     [Date "2026.11.24"]
     [UTCTime "16:17:07"]

@@ -42,7 +42,7 @@ def catalogue() -> list[JSON]:
         )
         entry["bots"] = bot_levels(engine.slug)
         entry["ai_levels"] = [level.to_json() for level in engine.bot_levels()]
-        # The rating pool of each seat count that has one ({"2": "quoridor", "4": "quoridor-4"}).
+        # The rating pool of each seat count that has one ({"2": "<slug>", "4": "<slug>-4"}).
         entry["pools"] = {str(count): pool for count in entry["player_counts"] if (pool := pool_of(engine.slug, count))}
         games.append(entry)
     return games

@@ -77,3 +77,57 @@ def test_a_push_made_inside_a_transaction_fails_the_tests(db: object) -> None:
     with pytest.raises(RuntimeError, match="inside a transaction"):
         with transaction.atomic():
             broadcast.to_user(1, {"type": "anything"})
+
+
+# --- games plug in: the platform names none of them ------------------------------
+
+CODE_SUFFIXES = {".py", ".js", ".html", ".css"}
+# Not the platform: tests, benchmarks, documentation, migrations (data).
+NOT_PLATFORM = ("tests/", "bench/", "docs/", ".venv/", "staticfiles/")
+
+
+def game_slugs() -> dict[str, tuple[str, ...]]:
+    """Each built-in game's slug and how code spells it (connect-four, connect_four)."""
+    from games.engines.registry import ENGINES
+
+    return {slug: tuple({slug, slug.replace("-", "_")}) for slug in ENGINES}
+
+
+def belongs_to(path: str, slug: str) -> bool:
+    """Files that are the game's own: its engine modules, its app, its board, its rules page."""
+    module = slug.replace("-", "_")
+    name = path.rsplit("/", 1)[-1]
+    return (
+        path.startswith(f"games/engines/{module}")
+        or path.startswith(f"games/{module}/")
+        or (path.startswith("frontend/static/boards/") and name.split(".")[0] == slug)
+        or path == f"frontend/templates/frontend/rules/{slug}.html"
+    )
+
+
+# Where the platform must name the games, one line each: the registry of
+# engines and the list of installed apps (a game's own app).
+REGISTRY_LINES = {"games/engines/registry.py", "config/settings.py"}
+
+
+def test_no_platform_module_names_a_game() -> None:
+    import re
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    offenders = []
+    for path in files:
+        if not any(path.endswith(suffix) for suffix in CODE_SUFFIXES) or path.startswith(NOT_PLATFORM):
+            continue
+        if "/migrations/" in path or path in REGISTRY_LINES:
+            continue
+        text = (ROOT / path).read_text(encoding="utf-8", errors="replace")
+        for slug, spellings in game_slugs().items():
+            if belongs_to(path, slug):
+                continue
+            for spelling in spellings:
+                for found in re.finditer(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", text):
+                    line = text.count("\n", 0, found.start()) + 1
+                    offenders.append(f"{path}:{line}: {spelling}")
+    assert offenders == [], "platform code names a game:\n" + "\n".join(offenders)
+

@@ -19,3 +19,6 @@ class SokobanConfig(AppConfig):
         # Solves run in a thread of every scheduling process, one at a time.
         hooks.background("sokoban-solves", jobs.run_forever, jobs.run_queued)
         hooks.api_urls("sokoban/", "games.sokoban.urls")
+        hooks.page_urls("sokoban/", "games.sokoban.pages")
+        hooks.nav_link("Sokoban", "sokoban")
+        hooks.game_page("sokoban", "sokoban")

@@ -317,7 +317,7 @@
     showActionError(null);
     try {
       takeMatch(await App.api("POST", `/api/matches/${match.id}/resign/`));
-      if (leaving) location.href = "/sokoban/";
+      if (leaving) location.href = root.dataset.leaveTo || "/";
     } catch (error) {
       showActionError(error);
     }
