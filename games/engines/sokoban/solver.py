@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
+from . import core
 from .board import INF, LETTERS, Board, bits
 from .deadlocks import FrozenTables, pi_corral, push_deadlock
 from .levels import Level, parse_level
@@ -75,6 +76,10 @@ PACKING_PENALTY: Final = 3
 # A* and the greedy search take turns: A* for one slice, greedy for two in
 # the first round, three in the second, and so on.
 SLICE_SECONDS: Final = 0.2
+# With the compiled core: how long the pure-Python ``best`` runs first, and
+# the share of the time limit the core's A* gets before its greedy search.
+PYTHON_SECONDS: Final = 1.0
+CORE_ASTAR_SHARE: Final = 0.1
 
 
 class SolveCancelled(Exception):
@@ -149,6 +154,12 @@ class _Budget:
                     raise _Stop(CANCELLED) from None
                 if stop:
                     raise _Stop(CANCELLED)
+
+    def memory_left(self) -> int:
+        """Bytes the search may still allocate before it passes the memory limit."""
+        rss = _rss_bytes()
+        used = 0 if rss is None or self.base_rss is None else rss - self.base_rss
+        return int(self.memory_limit - max(0, used))
 
     @property
     def seconds(self) -> float:
@@ -745,6 +756,8 @@ def solve(
     if board.unsolvable is not None:
         return SolveResult(algorithm, UNSOLVABLE, seconds=budget.seconds, title=title)
     if algorithm == "best":
+        if core.AVAILABLE:
+            return _solve_compiled(board, budget, title, time_limit)
         return _solve_best(board, budget, title, time_limit)
     search = _Search(board, budget)
     try:
@@ -811,6 +824,54 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
         return _result("best", search, node, budget, title, True)
     # Nothing shorter exists: the greedy answer is optimal.
     return _solution("best", board, known, budget, title, True)
+
+
+def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
+    """``best`` with the compiled core: the Python searches first, then the core's A*, then its greedy.
+
+    The pure-Python ``best`` keeps its first PYTHON_SECONDS: easy levels are
+    over in that time with the same push-optimal answers as without the
+    core. Then the core's A* (with PI-corral pruning) gets CORE_ASTAR_SHARE
+    of the time, so that medium levels still come out push-optimal, and the
+    core's greedy search with the packing-order penalty the rest.
+    """
+    end = budget.start + time_limit
+    first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
+    if first.status != TIME_LIMIT or time.monotonic() >= end:
+        return first
+    expanded = budget.expanded
+    prepared = core.CoreBoard(board)
+
+    def check(core_expanded: int) -> None:
+        budget.expanded = expanded + core_expanded
+        budget.check(0)
+
+    astar_end = min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE)
+    for weight, deadline in ((1, astar_end), (0, end)):
+        budget.deadline = deadline
+        try:
+            status, codes, searched, budget.generated = core.search(
+                prepared,
+                weight=weight,
+                packing=0 if weight else PACKING_PENALTY,
+                corrals=True,
+                memory_bytes=budget.memory_left(),
+                check=check,
+            )
+        except _Stop as stop:
+            if stop.status != TIME_LIMIT or deadline >= end:
+                return _unsolved("best", stop.status, budget, title)
+            expanded = budget.expanded
+            continue
+        budget.expanded = expanded + searched
+        expanded = budget.expanded
+        if status == core.SOLVED:
+            return _solution("best", board, codes, budget, title, weight == 1)
+        if status == core.EXHAUSTED:
+            return _unsolved("best", UNSOLVABLE, budget, title)
+        if weight == 0:
+            return _unsolved("best", MEMORY_LIMIT, budget, title)
+    return _unsolved("best", TIME_LIMIT, budget, title)
 
 
 def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
