@@ -21,7 +21,9 @@ def optima() -> dict[int, int]:
         return {int(row["level"]): int(row["pushes"]) for row in csv.DictReader(handle, delimiter="\t")}
 
 
-def run_core(level_text_or_index: str | int, weight: int, memory: int = 1 << 28) -> tuple[Board, str, list[int]]:
+def run_core(
+    level_text_or_index: str | int, weight: int, memory: int = 1 << 28, both_ends: bool = False
+) -> tuple[Board, str, list[int]]:
     level = (
         LEVELS[level_text_or_index]
         if isinstance(level_text_or_index, int)
@@ -33,6 +35,8 @@ def run_core(level_text_or_index: str | int, weight: int, memory: int = 1 << 28)
         weight=weight,
         packing=0 if weight else 3,
         corrals=True,
+        features=both_ends,
+        backward=both_ends,
         memory_bytes=memory,
         check=lambda expanded: None,
     )
@@ -68,11 +72,40 @@ def test_the_cores_greedy_search_answers_replay_to_solved_states() -> None:
 
 
 @needs_core
+def test_the_cores_search_from_both_ends_joins_its_halves_into_solutions() -> None:
+    # Microban 155 has boxes on goals sealed away from the player: the
+    # backward half must start from each area the player can finish in.
+    for index in [*range(3, 155, 9), 154]:
+        board, status, codes = run_core(index, weight=0, both_ends=True)
+        assert status == core.SOLVED, f"level {index + 1}"
+        assert replay(LEVELS[index], to_lurd(board, codes)).solved
+
+
+@needs_core
+def test_a_sokhard_level_the_forward_search_misses_falls_to_both_ends() -> None:
+    level = load_levels(SHARED / "SokHard.xsb")[16]
+    board = Board(level)
+    status, codes, _, _ = core.search(
+        core.CoreBoard(board),
+        weight=0,
+        packing=3,
+        corrals=True,
+        features=True,
+        backward=True,
+        memory_bytes=1 << 30,
+        check=lambda expanded: None,
+    )
+    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+
+
+@needs_core
 @pytest.mark.parametrize("weight", [0, 1])
 def test_the_core_proves_a_level_unsolvable_by_running_out_of_positions(weight: int) -> None:
     # Each box alone could reach a goal, but not both: the middle one blocks the way.
     text = "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"
     assert run_core(text, weight)[1] == core.EXHAUSTED
+    if not weight:
+        assert run_core(text, weight, both_ends=True)[1] == core.EXHAUSTED
 
 
 @needs_core

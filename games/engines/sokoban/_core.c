@@ -44,6 +44,15 @@ typedef struct {
 } Entry;
 
 typedef struct {
+    Entry *data;
+    size_t length, capacity;
+} Heap;
+
+/* Feature cells: boxes packed (on goals, in packing order) by free regions,
+ * the regions counted up to REGIONS - 1. */
+#define REGIONS 16
+
+typedef struct {
     /* The level. */
     int width, size, boxes, goals;
     int step[4];
@@ -54,6 +63,9 @@ typedef struct {
     int *nearest, *nearest_goal;
     int *layer, *group, groups;
     int weight, packing, corrals;
+    /* A backward search pulls boxes from the goals towards the start; its
+     * "goals" are the start squares. */
+    int backward;
     uint64_t *zobrist;
     /* The nodes. */
     size_t record;
@@ -62,8 +74,13 @@ typedef struct {
     int64_t count;
     int32_t *table;
     size_t table_capacity;
-    Entry *heap;
-    size_t heap_length, heap_capacity;
+    /* The open list: one heap, or with ``features`` one heap per feature
+     * cell, taken in turn (``cycle`` lists the cells that ever had a node). */
+    int features;
+    Heap *heaps;
+    int heap_count;
+    int *cycle, cycle_length, cursor;
+    int64_t open;
     size_t bytes, budget;
     /* Scratch, sized once. */
     int *occupant;      /* box index + 1, or 0 */
@@ -72,7 +89,8 @@ typedef struct {
     uint32_t *seen;     /* the child's flood fill */
     uint32_t seen_stamp;
     uint32_t *area;     /* corral areas */
-    uint32_t area_stamp;
+    uint32_t area_stamp, region_base;
+    int *floor_cells, floor_count;
     int *queue;
     uint8_t *held;
     int *stuck, stuck_count, stuck_overflow;
@@ -185,43 +203,58 @@ static inline int entry_before(const Entry *a, const Entry *b) {
     return a->tie < b->tie;
 }
 
-static int heap_push(Search *s, int32_t priority, int32_t tie, int64_t node) {
-    if (s->heap_length == s->heap_capacity) {
-        size_t capacity = s->heap_capacity ? s->heap_capacity * 2 : 4096;
-        size_t added = (capacity - s->heap_capacity) * sizeof(Entry);
+static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t node) {
+    Heap *h = &s->heaps[cell];
+    if (h->length == h->capacity) {
+        size_t capacity = h->capacity ? h->capacity * 2 : 256;
+        size_t added = (capacity - h->capacity) * sizeof(Entry);
         if (s->bytes + added > s->budget) return 0;
-        Entry *heap = realloc(s->heap, capacity * sizeof(Entry));
-        if (heap == NULL) return 0;
+        Entry *data = realloc(h->data, capacity * sizeof(Entry));
+        if (data == NULL) return 0;
         s->bytes += added;
-        s->heap = heap;
-        s->heap_capacity = capacity;
+        if (h->capacity == 0) s->cycle[s->cycle_length++] = cell;
+        h->data = data;
+        h->capacity = capacity;
     }
     Entry e = {priority, tie, (int32_t)node};
-    size_t i = s->heap_length++;
+    size_t i = h->length++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
-        if (!entry_before(&e, &s->heap[up])) break;
-        s->heap[i] = s->heap[up];
+        if (!entry_before(&e, &h->data[up])) break;
+        h->data[i] = h->data[up];
         i = up;
     }
-    s->heap[i] = e;
+    h->data[i] = e;
+    s->open++;
     return 1;
 }
 
-static Entry heap_pop(Search *s) {
-    Entry top = s->heap[0];
-    Entry last = s->heap[--s->heap_length];
-    size_t n = s->heap_length, i = 0;
+static Entry heap_pop(Search *s, Heap *h) {
+    Entry top = h->data[0];
+    Entry last = h->data[--h->length];
+    size_t n = h->length, i = 0;
     while (1) {
         size_t child = 2 * i + 1;
         if (child >= n) break;
-        if (child + 1 < n && entry_before(&s->heap[child + 1], &s->heap[child])) child++;
-        if (!entry_before(&s->heap[child], &last)) break;
-        s->heap[i] = s->heap[child];
+        if (child + 1 < n && entry_before(&h->data[child + 1], &h->data[child])) child++;
+        if (!entry_before(&h->data[child], &last)) break;
+        h->data[i] = h->data[child];
         i = child;
     }
-    if (n) s->heap[i] = last;
+    if (n) h->data[i] = last;
+    s->open--;
     return top;
+}
+
+/* The next node to expand: the best of the one heap, or of the next
+ * non-empty feature cell in turn. Diversity across cells is what keeps a
+ * greedy search from spending itself on one plateau (FESS). */
+static Entry next_entry(Search *s) {
+    while (1) {
+        int cell = s->cycle[s->cursor];
+        s->cursor = (s->cursor + 1) % s->cycle_length;
+        if (s->heaps[cell].length) return heap_pop(s, &s->heaps[cell]);
+    }
 }
 
 /* --- the player's area ---------------------------------------------------- */
@@ -449,6 +482,39 @@ static int out_of_order(Search *s) {
     return count;
 }
 
+/* The feature cell of the position on the board now: boxes packed (on goals
+ * and not out of packing order) by the regions of free squares. */
+static int feature_cell(Search *s, int out_of_order_count) {
+    s->region_base = s->area_stamp;
+    int packed = -out_of_order_count;
+    for (int g = 0; g < s->goals; g++)
+        if (s->occupant[s->goal_cell[g]]) packed++;
+    if (packed < 0) packed = 0;
+    int regions = 0;
+    for (int i = 0; i < s->floor_count; i++) {
+        int cell = s->floor_cells[i];
+        if (s->occupant[cell] || s->area[cell] > s->region_base) continue;
+        regions++;
+        uint32_t id = ++s->area_stamp;
+        int head = 0, tail = 0;
+        s->area[cell] = id;
+        s->queue[tail++] = cell;
+        while (head < tail) {
+            int at = s->queue[head++];
+            for (int d = 0; d < 4; d++) {
+                int next = at + s->step[d];
+                if (s->floor[next] && !s->occupant[next] && s->area[next] != id) {
+                    s->area[next] = id;
+                    s->queue[tail++] = next;
+                }
+            }
+        }
+    }
+    s->region_base = s->area_stamp;
+    if (regions >= REGIONS) regions = REGIONS - 1;
+    return packed * REGIONS + regions;
+}
+
 /* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
  * ``cell``; INF or more is a deadlock. s->rows holds the node's rows. */
 static int64_t child_bound(Search *s, int changed, int cell) {
@@ -525,12 +591,6 @@ static int64_t child_bound(Search *s, int changed, int cell) {
 
 /* --- the search ----------------------------------------------------------- */
 
-static uint64_t box_hash(Search *s, const uint16_t *cells) {
-    uint64_t hash = 0;
-    for (int i = 0; i < s->boxes; i++) hash ^= s->zobrist[cells[i]];
-    return hash;
-}
-
 /* The child's sorted box list: ``cells`` with entry ``index`` moved to ``to``. */
 static void moved_cells(Search *s, const uint16_t *cells, int index, int to, uint16_t *out, int *row_of) {
     int n = s->boxes, k = 0, placed = 0;
@@ -549,129 +609,179 @@ static void moved_cells(Search *s, const uint16_t *cells, int index, int to, uin
     }
 }
 
-typedef enum { RUNNING, FOUND, EXHAUSTED, OUT_OF_MEMORY, ERROR } Outcome;
+typedef enum { RUNNING, FOUND, MET, EXHAUSTED, OUT_OF_MEMORY, ERROR } Outcome;
 
-static Outcome run(Search *s, PyObject *check, int64_t *goal_node) {
+/* Expand the node of ``top``: store and queue its children. A child that is
+ * solved (forwards) ends with FOUND and ``*found``; one that ``other`` (the
+ * search from the other end) has stored ends with MET, ``*found`` and
+ * ``*met`` (the node in ``other``). */
+static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64_t *met) {
     int n = s->boxes;
     uint16_t *cells = s->cells;
     uint16_t *child = s->child_cells;
-    while (s->heap_length) {
+    int64_t node = top.node;
+    Head *head = node_head(s, node);
+    /* A reopened node (A*) leaves its old entry behind: skip it. */
+    if (head->closed || top.tie != -head->g) return RUNNING;
+    head->closed = 1;
+    int g = head->g;
+    int player = head->player;
+    memcpy(cells, node_boxes(s, node), (size_t)n * sizeof(uint16_t));
+    uint64_t boxes_hash = head->hash ^ player_mix(s, player);
+    if (s->weight) {
+        /* A* stops when it expands a solved position. */
+        int solved = 1;
+        for (int i = 0; i < n; i++)
+            if (s->goal_of[cells[i]] < 0) solved = 0;
+        if (solved) {
+            *found = node;
+            return FOUND;
+        }
+    }
+    s->expanded++;
+    for (int i = 0; i < n; i++) {
+        s->occupant[cells[i]] = i + 1;
+        s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
+    }
+    s->reach_stamp++;
+    flood(s, player, s->reached, s->reach_stamp);
+    memset(s->movable, 1, (size_t)n);
+    int restrict_ = -1;
+    if (s->corrals && !s->backward) restrict_ = pi_corral(s, cells);
+    s->duals_ready = 0;
+    Outcome outcome = RUNNING;
+    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
+        if (!s->movable[i]) continue;
+        int from = cells[i];
+        for (int d = 0; d < 4; d++) {
+            int to, stand;
+            uint32_t move;
+            if (s->backward) {
+                /* Pull: the player next to the box steps back, drawing it after him. */
+                to = from + s->step[d];
+                stand = to + s->step[d];
+                if (s->reached[to] != s->reach_stamp || !s->floor[stand] || s->occupant[stand]) continue;
+                if (!s->live[to]) continue;
+                move = ((uint32_t)to << 2) | (uint32_t)((d + 2) & 3);
+            } else {
+                to = from + s->step[d];
+                stand = from;
+                if (s->reached[from - s->step[d]] != s->reach_stamp) continue;
+                if (!s->floor[to] || s->occupant[to] || !s->live[to]) continue;
+                move = ((uint32_t)from << 2) | (uint32_t)d;
+            }
+            s->occupant[from] = 0;
+            s->occupant[to] = i + 1;
+            if (!s->backward && freeze_deadlock(s, to)) {
+                s->occupant[to] = 0;
+                s->occupant[from] = i + 1;
+                continue;
+            }
+            int row_of;
+            moved_cells(s, cells, i, to, child, &row_of);
+            int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+            uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
+            hash ^= player_mix(s, child_player);
+            int64_t known = find(s, hash, child_player, child);
+            int child_g = g + 1;
+            int skip = 0;
+            if (known >= 0) {
+                Head *kh = node_head(s, known);
+                if (!s->weight || child_g >= kh->g) skip = 1;
+            }
+            int64_t bound = 0;
+            int cell = 0;
+            if (!skip) {
+                bound = child_bound(s, i, to);
+                if (bound >= INF) {
+                    skip = 1;
+                } else {
+                    int disorder = s->packing || s->features ? out_of_order(s) : 0;
+                    bound += (int64_t)s->packing * disorder;
+                    if (s->features) cell = feature_cell(s, disorder);
+                }
+            }
+            int solved = !skip && !s->backward && bound == 0;
+            s->occupant[to] = 0;
+            s->occupant[from] = i + 1;
+            if (skip) continue;
+            int64_t target;
+            if (known >= 0) {
+                /* A shorter way to a known position (A* only): reopen it. */
+                Head *kh = node_head(s, known);
+                kh->parent = (int32_t)node;
+                kh->move = move;
+                kh->g = child_g;
+                kh->closed = 0;
+                target = known;
+            } else {
+                target = add(s, hash, child_player, child, node, move, child_g);
+                if (target < 0) {
+                    outcome = OUT_OF_MEMORY;
+                    break;
+                }
+                s->generated++;
+            }
+            if (!s->weight && solved) {
+                *found = target;
+                outcome = FOUND;
+                break;
+            }
+            if (other != NULL) {
+                int64_t meeting = find(other, hash, child_player, child);
+                if (meeting >= 0) {
+                    *found = target;
+                    *met = meeting;
+                    outcome = MET;
+                    break;
+                }
+            }
+            int32_t priority = (int32_t)(s->weight * child_g + bound);
+            if (!heap_push(s, cell, priority, -child_g, target)) {
+                outcome = OUT_OF_MEMORY;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    return outcome;
+}
+
+/* The search loop: one search, or two from both ends taking turns (the
+ * forward one, with its corral and freeze pruning, FORWARD_TURNS times for
+ * each backward expansion). */
+#define FORWARD_TURNS 2
+
+static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *found, int64_t *met, int *side) {
+    int64_t turn = 0;
+    while (1) {
+        Search *s = forward, *other = backward;
+        *side = 0;
+        if (backward != NULL && turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS) {
+            s = backward;
+            other = forward;
+            *side = 1;
+        }
+        if (!s->open) return EXHAUSTED;
+        int64_t expanded = forward->expanded + (backward ? backward->expanded : 0);
         if (s->expanded % CHECK_EVERY == 0) {
-            PyObject *answer = PyObject_CallFunction(check, "L", (long long)s->expanded);
+            PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
             if (answer == NULL) return ERROR;
             Py_DECREF(answer);
         }
-        Entry top = heap_pop(s);
-        int64_t node = top.node;
-        Head *head = node_head(s, node);
-        /* A reopened node (A*) leaves its old entry behind: skip it. */
-        if (head->closed || top.tie != -head->g) continue;
-        head->closed = 1;
-        int g = head->g;
-        int player = head->player;
-        memcpy(cells, node_boxes(s, node), (size_t)n * sizeof(uint16_t));
-        uint64_t boxes_hash = head->hash ^ player_mix(s, player);
-        if (s->weight) {
-            /* A* stops when it expands a solved position. */
-            int solved = 1;
-            for (int i = 0; i < n; i++)
-                if (s->goal_of[cells[i]] < 0) solved = 0;
-            if (solved) {
-                *goal_node = node;
-                return FOUND;
-            }
-        }
-        s->expanded++;
-        for (int i = 0; i < n; i++) {
-            s->occupant[cells[i]] = i + 1;
-            s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
-        }
-        s->reach_stamp++;
-        flood(s, player, s->reached, s->reach_stamp);
-        memset(s->movable, 1, (size_t)n);
-        int restrict_ = -1;
-        if (s->corrals) restrict_ = pi_corral(s, cells);
-        s->duals_ready = 0;
-        Outcome outcome = RUNNING;
-        if (restrict_ != 0) {
-            for (int i = 0; i < n && outcome == RUNNING; i++) {
-                if (!s->movable[i]) continue;
-                int from = cells[i];
-                for (int d = 0; d < 4; d++) {
-                    int to = from + s->step[d];
-                    if (s->reached[from - s->step[d]] != s->reach_stamp) continue;
-                    if (!s->floor[to] || s->occupant[to] || !s->live[to]) continue;
-                    s->occupant[from] = 0;
-                    s->occupant[to] = i + 1;
-                    if (freeze_deadlock(s, to)) {
-                        s->occupant[to] = 0;
-                        s->occupant[from] = i + 1;
-                        continue;
-                    }
-                    int row_of;
-                    moved_cells(s, cells, i, to, child, &row_of);
-                    int child_player = flood(s, from, s->seen, ++s->seen_stamp);
-                    uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
-                    hash ^= player_mix(s, child_player);
-                    int64_t known = find(s, hash, child_player, child);
-                    int child_g = g + 1;
-                    int skip = 0;
-                    if (known >= 0) {
-                        Head *kh = node_head(s, known);
-                        if (!s->weight || child_g >= kh->g) skip = 1;
-                    }
-                    int64_t bound = 0;
-                    if (!skip) {
-                        bound = child_bound(s, i, to);
-                        if (bound >= INF) skip = 1;
-                        else if (s->packing) bound += (int64_t)s->packing * out_of_order(s);
-                    }
-                    int solved = !skip && bound == 0;
-                    s->occupant[to] = 0;
-                    s->occupant[from] = i + 1;
-                    if (skip) continue;
-                    uint32_t move = ((uint32_t)from << 2) | (uint32_t)d;
-                    int64_t target;
-                    if (known >= 0) {
-                        /* A shorter way to a known position (A* only): reopen it. */
-                        Head *kh = node_head(s, known);
-                        kh->parent = (int32_t)node;
-                        kh->move = move;
-                        kh->g = child_g;
-                        kh->closed = 0;
-                        target = known;
-                    } else {
-                        target = add(s, hash, child_player, child, node, move, child_g);
-                        if (target < 0) {
-                            outcome = OUT_OF_MEMORY;
-                            break;
-                        }
-                        s->generated++;
-                    }
-                    if (!s->weight && solved) {
-                        *goal_node = target;
-                        outcome = FOUND;
-                        break;
-                    }
-                    int32_t priority = (int32_t)(s->weight * child_g + bound);
-                    if (!heap_push(s, priority, -child_g, target)) {
-                        outcome = OUT_OF_MEMORY;
-                        break;
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+        Outcome outcome = expand(s, other, next_entry(s), found, met);
         if (outcome != RUNNING) return outcome;
     }
-    return EXHAUSTED;
 }
 
 static void release(Search *s) {
     for (size_t i = 0; i < s->chunk_count; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->table);
-    free(s->heap);
+    for (int i = 0; s->heaps != NULL && i < s->heap_count; i++) free(s->heaps[i].data);
+    free(s->heaps);
+    free(s->cycle);
+    free(s->floor_cells);
     void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group,
                        s->zobrist, s->occupant, s->reached, s->seen, s->area, s->queue, s->held, s->stuck,
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
@@ -693,193 +803,299 @@ static int int_list(PyObject *list, int *out, Py_ssize_t length, const char *wha
     return 1;
 }
 
-static const char search_doc[] =
-    "search(width, floor, live, goals, dist, boxes, player, layer, group, weight, packing, corrals,\n"
-    "       budget, check) -> (status, pushes, expanded, generated)\n\n"
-    "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
-    "stopping at the first solved position generated; 1: A*, push-optimal). floor and live\n"
-    "are one byte per square; dist holds uint16 push distances, square by square, one per\n"
-    "goal (65535: never); layer and group give each goal's packing layer and goal room\n"
-    "(-1: none), packing the penalty per box filled out of order. budget: bytes the search\n"
-    "may allocate. check(expanded) is called now and then and may raise to stop the search.\n"
-    "status is 'solved' (pushes: box square << 2 | direction, LURD), 'exhausted' or 'memory'.";
+/* One end's targets: (goals, dist, live, layer, group), buffers kept alive by the caller. */
+typedef struct {
+    PyObject *goals, *layer, *group;
+    Py_buffer dist, live;
+    int held_buffers;
+} Targets;
 
-static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
-    int width, player, weight, packing, corrals;
-    Py_buffer floor, live, dist;
-    PyObject *goals, *boxes, *layer, *group, *check;
-    unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*y*O!y*O!iO!O!iipKO", &width, &floor, &live, &PyList_Type, &goals, &dist,
-                          &PyList_Type, &boxes, &player, &PyList_Type, &layer, &PyList_Type, &group, &weight,
-                          &packing, &corrals, &budget, &check))
-        return NULL;
-    Search s;
-    memset(&s, 0, sizeof s);
-    PyObject *result = NULL;
-    int size = (int)floor.len;
-    int n = (int)PyList_GET_SIZE(goals);
-    if (live.len != size || n < 1 || PyList_GET_SIZE(boxes) != n || width < 3 || size > 65535 ||
-        dist.len != (Py_ssize_t)size * n * 2 || player <= 0 || player >= size) {
+static int parse_targets(PyObject *spec, Targets *t) {
+    memset(t, 0, sizeof *t);
+    if (!PyArg_ParseTuple(spec, "O!y*y*O!O!", &PyList_Type, &t->goals, &t->dist, &t->live, &PyList_Type, &t->layer,
+                          &PyList_Type, &t->group))
+        return 0;
+    t->held_buffers = 1;
+    return 1;
+}
+
+static void release_targets(Targets *t) {
+    if (t->held_buffers) {
+        PyBuffer_Release(&t->dist);
+        PyBuffer_Release(&t->live);
+    }
+}
+
+/* Everything a search needs, sized for the board; 0 with an exception set. */
+static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *t, int weight, int packing,
+                   int corrals, int features, int backward, size_t budget) {
+    int size = (int)floor->len;
+    int n = (int)PyList_GET_SIZE(t->goals);
+    if (t->live.len != size || n < 1 || width < 3 || size > 65535 || t->dist.len != (Py_ssize_t)size * n * 2) {
         PyErr_SetString(PyExc_ValueError, "inconsistent board");
-        goto done;
+        return 0;
     }
-    s.width = width;
-    s.size = size;
-    s.boxes = s.goals = n;
-    s.step[0] = -1;
-    s.step[1] = -width;
-    s.step[2] = 1;
-    s.step[3] = width;
-    s.floor = floor.buf;
-    s.live = live.buf;
-    s.dist = dist.buf;
-    s.weight = weight;
-    s.packing = packing;
-    s.corrals = corrals;
-    s.budget = (size_t)budget;
-    s.dead = calloc((size_t)size, 1);
-    s.goal_cell = calloc((size_t)n, sizeof(int));
-    s.goal_of = calloc((size_t)size, sizeof(int));
-    s.nearest = calloc((size_t)size, sizeof(int));
-    s.nearest_goal = calloc((size_t)size, sizeof(int));
-    s.layer = calloc((size_t)n, sizeof(int));
-    s.group = calloc((size_t)n, sizeof(int));
-    s.zobrist = calloc((size_t)size, sizeof(uint64_t));
-    s.occupant = calloc((size_t)size, sizeof(int));
-    s.reached = calloc((size_t)size, sizeof(uint32_t));
-    s.seen = calloc((size_t)size, sizeof(uint32_t));
-    s.area = calloc((size_t)size, sizeof(uint32_t));
-    s.queue = calloc((size_t)size, sizeof(int));
-    s.held = calloc((size_t)size, 1);
-    s.stuck = calloc((size_t)size, sizeof(int));
-    s.movable = calloc((size_t)n, 1);
-    s.fence = calloc((size_t)n, 1);
-    s.cells = calloc((size_t)n, sizeof(uint16_t));
-    s.child_cells = calloc((size_t)n, sizeof(uint16_t));
-    s.max_empty = calloc((size_t)n, sizeof(int));
-    s.goal_taken = calloc((size_t)n, sizeof(uint32_t));
-    s.row_price = calloc((size_t)n + 1, sizeof(int64_t));
-    s.column_price = calloc((size_t)n + 1, sizeof(int64_t));
-    s.row_price2 = calloc((size_t)n + 1, sizeof(int64_t));
-    s.column_price2 = calloc((size_t)n + 1, sizeof(int64_t));
-    s.slack = calloc((size_t)n + 1, sizeof(int64_t));
-    s.owner = calloc((size_t)n + 1, sizeof(int));
-    s.owner2 = calloc((size_t)n + 1, sizeof(int));
-    s.way = calloc((size_t)n + 1, sizeof(int));
-    s.used = calloc((size_t)n + 1, 1);
-    s.rows = calloc((size_t)n, sizeof(uint16_t *));
-    if (!s.dead || !s.goal_cell || !s.goal_of || !s.nearest || !s.nearest_goal || !s.layer || !s.group ||
-        !s.zobrist || !s.occupant || !s.reached || !s.seen || !s.area || !s.queue || !s.held || !s.stuck ||
-        !s.movable || !s.fence || !s.cells || !s.child_cells || !s.max_empty || !s.goal_taken || !s.row_price ||
-        !s.column_price || !s.row_price2 || !s.column_price2 || !s.slack || !s.owner || !s.owner2 || !s.way ||
-        !s.used || !s.rows) {
+    s->width = width;
+    s->size = size;
+    s->boxes = s->goals = n;
+    s->step[0] = -1;
+    s->step[1] = -width;
+    s->step[2] = 1;
+    s->step[3] = width;
+    s->floor = floor->buf;
+    s->live = t->live.buf;
+    s->dist = t->dist.buf;
+    s->weight = weight;
+    s->packing = packing;
+    s->corrals = corrals;
+    s->features = features;
+    s->backward = backward;
+    s->budget = budget;
+    s->heap_count = features ? (n + 1) * REGIONS : 1;
+    s->heaps = calloc((size_t)s->heap_count, sizeof(Heap));
+    s->cycle = calloc((size_t)s->heap_count, sizeof(int));
+    s->floor_cells = calloc((size_t)size, sizeof(int));
+    s->dead = calloc((size_t)size, 1);
+    s->goal_cell = calloc((size_t)n, sizeof(int));
+    s->goal_of = calloc((size_t)size, sizeof(int));
+    s->nearest = calloc((size_t)size, sizeof(int));
+    s->nearest_goal = calloc((size_t)size, sizeof(int));
+    s->layer = calloc((size_t)n, sizeof(int));
+    s->group = calloc((size_t)n, sizeof(int));
+    s->zobrist = calloc((size_t)size, sizeof(uint64_t));
+    s->occupant = calloc((size_t)size, sizeof(int));
+    s->reached = calloc((size_t)size, sizeof(uint32_t));
+    s->seen = calloc((size_t)size, sizeof(uint32_t));
+    s->area = calloc((size_t)size, sizeof(uint32_t));
+    s->queue = calloc((size_t)size, sizeof(int));
+    s->held = calloc((size_t)size, 1);
+    s->stuck = calloc((size_t)size, sizeof(int));
+    s->movable = calloc((size_t)n, 1);
+    s->fence = calloc((size_t)n, 1);
+    s->cells = calloc((size_t)n, sizeof(uint16_t));
+    s->child_cells = calloc((size_t)n, sizeof(uint16_t));
+    s->max_empty = calloc((size_t)n, sizeof(int));
+    s->goal_taken = calloc((size_t)n, sizeof(uint32_t));
+    s->row_price = calloc((size_t)n + 1, sizeof(int64_t));
+    s->column_price = calloc((size_t)n + 1, sizeof(int64_t));
+    s->row_price2 = calloc((size_t)n + 1, sizeof(int64_t));
+    s->column_price2 = calloc((size_t)n + 1, sizeof(int64_t));
+    s->slack = calloc((size_t)n + 1, sizeof(int64_t));
+    s->owner = calloc((size_t)n + 1, sizeof(int));
+    s->owner2 = calloc((size_t)n + 1, sizeof(int));
+    s->way = calloc((size_t)n + 1, sizeof(int));
+    s->used = calloc((size_t)n + 1, 1);
+    s->rows = calloc((size_t)n, sizeof(uint16_t *));
+    if (!s->heaps || !s->cycle || !s->floor_cells || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
+        !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
+        !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
+        !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
+        !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
+        !s->rows) {
         PyErr_NoMemory();
-        goto done;
+        return 0;
     }
-    int *scratch = calloc((size_t)n, sizeof(int));
-    if (scratch == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int ok = int_list(goals, s.goal_cell, n, "goals") && int_list(boxes, scratch, n, "boxes") &&
-             int_list(layer, s.layer, n, "layer") && int_list(group, s.group, n, "group");
-    if (ok) {
-        for (int i = 0; i < n; i++) {
-            if (s.goal_cell[i] <= 0 || s.goal_cell[i] >= size || scratch[i] <= 0 || scratch[i] >= size) {
-                PyErr_SetString(PyExc_ValueError, "a goal or box lies off the board");
-                ok = 0;
-                break;
-            }
-            s.cells[i] = (uint16_t)scratch[i];
-            if (s.group[i] + 1 > s.groups) s.groups = s.group[i] + 1;
+    if (!int_list(t->goals, s->goal_cell, n, "goals") || !int_list(t->layer, s->layer, n, "layer") ||
+        !int_list(t->group, s->group, n, "group"))
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (s->goal_cell[i] <= 0 || s->goal_cell[i] >= size) {
+            PyErr_SetString(PyExc_ValueError, "a goal lies off the board");
+            return 0;
         }
+        if (s->group[i] + 1 > s->groups) s->groups = s->group[i] + 1;
     }
-    free(scratch);
-    if (!ok) goto done;
     /* The board's edge is wall (levels are closed), so a step never leaves it. */
+    const uint8_t *on_floor = floor->buf;
     for (int c = 0; c < size; c++) {
         int x = c % width;
-        if (s.floor[c] && (x == 0 || x == width - 1 || c < width || c >= size - width)) {
+        if (on_floor[c] && (x == 0 || x == width - 1 || c < width || c >= size - width)) {
             PyErr_SetString(PyExc_ValueError, "floor on the board's edge");
-            goto done;
+            return 0;
         }
+        if (on_floor[c]) s->floor_cells[s->floor_count++] = c;
     }
-    /* Sorted box list. */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && s.cells[j] < s.cells[j - 1]; j--) {
-            uint16_t t = s.cells[j];
-            s.cells[j] = s.cells[j - 1];
-            s.cells[j - 1] = t;
-        }
+    /* The same Zobrist keys at both ends, so that their hashes compare. */
     uint64_t seed = 0x243F6A8885A308D3ULL;
+    const uint16_t *dist = t->dist.buf;
     for (int c = 0; c < size; c++) {
-        s.goal_of[c] = -1;
-        s.dead[c] = s.floor[c] && !s.live[c];
-        /* splitmix64 */
-        seed += 0x9E3779B97F4A7C15ULL;
+        s->goal_of[c] = -1;
+        s->dead[c] = on_floor[c] && !s->live[c];
+        seed += 0x9E3779B97F4A7C15ULL; /* splitmix64 */
         uint64_t z = seed;
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        s.zobrist[c] = z ^ (z >> 31);
-        s.nearest[c] = INF;
-        s.nearest_goal[c] = 0;
+        s->zobrist[c] = z ^ (z >> 31);
+        s->nearest[c] = INF;
+        s->nearest_goal[c] = 0;
         for (int g = 0; g < n; g++) {
-            int d = ((const uint16_t *)dist.buf)[(size_t)c * n + g];
-            if (d < s.nearest[c]) {
-                s.nearest[c] = d;
-                s.nearest_goal[c] = g;
+            int d = dist[(size_t)c * n + g];
+            if (d < 65535 && d < s->nearest[c]) {
+                s->nearest[c] = d;
+                s->nearest_goal[c] = g;
             }
         }
     }
-    /* 65535 stands for "never": the search treats it as INF via nearest. */
-    for (int g = 0; g < n; g++) s.goal_of[s.goal_cell[g]] = g;
-    s.record = (sizeof(Head) + (size_t)n * sizeof(uint16_t) + 7) & ~(size_t)7;
-    s.table_capacity = 1 << 16;
-    s.table = counted_alloc(&s, s.table_capacity * sizeof(int32_t));
-    if (s.table == NULL) {
+    for (int g = 0; g < n; g++) s->goal_of[s->goal_cell[g]] = g;
+    s->record = (sizeof(Head) + (size_t)n * sizeof(uint16_t) + 7) & ~(size_t)7;
+    s->table_capacity = 1 << 16;
+    s->table = counted_alloc(s, s->table_capacity * sizeof(int32_t));
+    if (s->table == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    memset(s->table, 0xff, s->table_capacity * sizeof(int32_t));
+    return 1;
+}
+
+/* Store and queue a root: the boxes on ``cells`` (sorted here), the player
+ * anywhere in the area of ``player``. 0 when the memory budget is spent. */
+static int add_root(Search *s, uint16_t *cells, int player) {
+    int n = s->boxes;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && cells[j] < cells[j - 1]; j--) {
+            uint16_t swap = cells[j];
+            cells[j] = cells[j - 1];
+            cells[j - 1] = swap;
+        }
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = i + 1;
+    int canonical = flood(s, player, s->seen, ++s->seen_stamp);
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    uint64_t hash = 0;
+    for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
+    hash ^= player_mix(s, canonical);
+    if (find(s, hash, canonical, cells) >= 0) return 1;
+    int64_t root = add(s, hash, canonical, cells, -1, 0, 0);
+    return root >= 0 && heap_push(s, 0, 0, 0, root);
+}
+
+/* Append the moves from ``node`` up to its root: a backward search's pushes
+ * in the order they are made, a forward search's reversed. */
+static int append_moves(Search *s, int64_t node, PyObject *list) {
+    for (; node_head(s, node)->parent >= 0; node = node_head(s, node)->parent) {
+        PyObject *code = PyLong_FromUnsignedLong(node_head(s, node)->move);
+        if (code == NULL || PyList_Append(list, code) < 0) {
+            Py_XDECREF(code);
+            return 0;
+        }
+        Py_DECREF(code);
+    }
+    return 1;
+}
+
+static const char search_doc[] =
+    "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
+    "       budget, check) -> (status, pushes, expanded, generated)\n\n"
+    "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
+    "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
+    "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
+    "distances, square by square, one per goal (65535: never), live one byte per square,\n"
+    "layer and group each goal's packing layer and goal room (-1: none). backward, if not\n"
+    "None, is the same for a greedy search by pulls from the solved position (its goals the\n"
+    "start squares, its roots the goals with the player in each area he may finish in);\n"
+    "the two take turns until they meet. packing: the penalty per box filled out of order.\n"
+    "features: one open list per feature cell (boxes packed, free regions), taken in turn.\n"
+    "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
+    "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
+    "LURD), 'exhausted' or 'memory'.";
+
+static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
+    int width, player, weight, packing, corrals, features;
+    Py_buffer floor;
+    PyObject *boxes, *forward_spec, *backward_spec, *check;
+    unsigned long long budget;
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiippKO", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+                          &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check))
+        return NULL;
+    Search forward, backward;
+    Targets forward_targets, backward_targets;
+    memset(&forward, 0, sizeof forward);
+    memset(&backward, 0, sizeof backward);
+    memset(&forward_targets, 0, sizeof forward_targets);
+    memset(&backward_targets, 0, sizeof backward_targets);
+    int two_ends = backward_spec != Py_None;
+    PyObject *result = NULL;
+    uint16_t *start = NULL;
+    if (!parse_targets(forward_spec, &forward_targets)) goto done;
+    if (two_ends && (!PyTuple_Check(backward_spec) || !parse_targets(backward_spec, &backward_targets))) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "backward: a tuple or None");
+        goto done;
+    }
+    size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
+    if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share)) goto done;
+    if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share))
+        goto done;
+    int n = forward.boxes;
+    if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||
+        (two_ends && backward.boxes != n)) {
+        PyErr_SetString(PyExc_ValueError, "the boxes do not match the goals, or the player is off the floor");
+        goto done;
+    }
+    start = calloc((size_t)n, sizeof(uint16_t));
+    int *scratch = calloc((size_t)n, sizeof(int));
+    if (start == NULL || scratch == NULL) {
+        free(scratch);
         PyErr_NoMemory();
         goto done;
     }
-    memset(s.table, 0xff, s.table_capacity * sizeof(int32_t));
-    for (int c = 0; c < size; c++)
-        if (s.nearest[c] >= 65535) s.nearest[c] = INF;
-    /* The start: its canonical player square. */
-    for (int i = 0; i < n; i++) s.occupant[s.cells[i]] = i + 1;
-    int start_player = flood(&s, player, s.seen, ++s.seen_stamp);
-    for (int i = 0; i < n; i++) s.occupant[s.cells[i]] = 0;
-    uint64_t hash = box_hash(&s, s.cells) ^ player_mix(&s, start_player);
-    int64_t root = add(&s, hash, start_player, s.cells, -1, 0, 0);
-    const char *status = "memory";
-    int64_t goal = -1;
+    int ok = int_list(boxes, scratch, n, "boxes");
+    for (int i = 0; ok && i < n; i++) {
+        if (scratch[i] <= 0 || scratch[i] >= forward.size || !forward.floor[scratch[i]]) {
+            PyErr_SetString(PyExc_ValueError, "a box lies off the floor");
+            ok = 0;
+        }
+        start[i] = (uint16_t)scratch[i];
+    }
+    free(scratch);
+    if (!ok) goto done;
     Outcome outcome = OUT_OF_MEMORY;
-    if (root >= 0 && heap_push(&s, 0, 0, root)) outcome = run(&s, check, &goal);
+    int roots_stored = add_root(&forward, start, player);
+    if (two_ends && roots_stored) {
+        /* The solved position, with the player in each area he may have
+         * finished in: one root per area of free squares around the goals. */
+        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+        backward.area_stamp++;
+        uint32_t base = backward.area_stamp;
+        for (int k = 0; k < backward.floor_count && roots_stored; k++) {
+            int cell = backward.floor_cells[k];
+            if (backward.occupant[cell] || backward.area[cell] > base) continue;
+            backward.area_stamp++;
+            flood(&backward, cell, backward.area, backward.area_stamp);
+            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+            for (int i = 0; i < n; i++) start[i] = (uint16_t)forward.goal_cell[i];
+            roots_stored = add_root(&backward, start, cell);
+            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+        }
+        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+    }
+    int64_t found = -1, met = -1;
+    int side = 0;
+    if (roots_stored) outcome = run(&forward, two_ends ? &backward : NULL, check, &found, &met, &side);
     if (outcome == ERROR) goto done;
+    const char *status = outcome == EXHAUSTED ? "exhausted" : outcome == OUT_OF_MEMORY ? "memory" : "solved";
     PyObject *pushes = PyList_New(0);
     if (pushes == NULL) goto done;
-    if (outcome == FOUND) {
-        status = "solved";
-        for (int64_t node = goal; node_head(&s, node)->parent >= 0; node = node_head(&s, node)->parent) {
-            PyObject *code = PyLong_FromUnsignedLong(node_head(&s, node)->move);
-            if (code == NULL || PyList_Append(pushes, code) < 0) {
-                Py_XDECREF(code);
-                Py_DECREF(pushes);
-                goto done;
-            }
-            Py_DECREF(code);
-        }
-        if (PyList_Reverse(pushes) < 0) {
+    if (outcome == FOUND || outcome == MET) {
+        /* The forward half's pushes up to the meeting, then the backward half's. */
+        int64_t forward_node = side == 0 ? found : met;
+        int64_t backward_node = side == 0 ? met : found;
+        ok = append_moves(&forward, forward_node, pushes) && PyList_Reverse(pushes) == 0;
+        if (ok && outcome == MET) ok = append_moves(&backward, backward_node, pushes);
+        if (!ok) {
             Py_DECREF(pushes);
             goto done;
         }
-    } else if (outcome == EXHAUSTED) {
-        status = "exhausted";
     }
-    result = Py_BuildValue("(sNLL)", status, pushes, (long long)s.expanded, (long long)s.generated);
+    int64_t expanded = forward.expanded + backward.expanded;
+    int64_t generated = forward.generated + backward.generated;
+    result = Py_BuildValue("(sNLL)", status, pushes, (long long)expanded, (long long)generated);
 done:
-    release(&s);
+    free(start);
+    release(&forward);
+    release(&backward);
+    release_targets(&forward_targets);
+    release_targets(&backward_targets);
     PyBuffer_Release(&floor);
-    PyBuffer_Release(&live);
-    PyBuffer_Release(&dist);
     return result;
 }
 

@@ -43,23 +43,47 @@ class CoreBoard:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.floor = bytes((board.floor >> cell) & 1 for cell in range(board.size))
-        self.live = bytes((board.live >> cell) & 1 for cell in range(board.size))
-        distances = array("H", [NEVER] * (board.size * len(board.goals)))
-        goals = len(board.goals)
-        for cell in board.cells:
-            for index, pushes in enumerate(board.dist[cell]):
-                if pushes < INF:
-                    distances[cell * goals + index] = min(pushes, NEVER - 1)
-        self.dist = distances.tobytes()
-        # The packing order of each goal room (see packing.py): layer and room per goal.
+        self.floor = _squares(board, board.floor)
         order = PackingOrder(board, board.goal_mask, -1, pulls=True)
-        self.layer = [order.layer.get(goal, 0) for goal in board.goals]
-        self.group = [-1] * goals
-        for room, group in enumerate(order.groups):
-            for index, goal in enumerate(board.goals):
-                if (group >> goal) & 1:
-                    self.group[index] = room
+        self.forward = _targets(board, list(board.goals), board.dist, board.live, order)
+        self._backward: Targets | None = None
+
+    @property
+    def backward(self) -> Targets:
+        """The targets of a search by pulls: the start squares, from the solved position."""
+        if self._backward is None:
+            board = self.board
+            dist, reachable = board.start_distances()
+            order = PackingOrder(board, board.start_boxes, board.start_player, pulls=False)
+            # A box never needs to stand where it could not reach a goal.
+            live = reachable & board.live
+            self._backward = _targets(board, list(bits(board.start_boxes)), dist, live, order)
+        return self._backward
+
+
+# (goals, distances, live squares, packing layer and goal room per goal), as the core takes them.
+Targets = tuple[list[int], bytes, bytes, list[int], list[int]]
+
+
+def _squares(board: Board, mask: int) -> bytes:
+    return bytes((mask >> cell) & 1 for cell in range(board.size))
+
+
+def _targets(
+    board: Board, goals: list[int], dist: list[tuple[int, ...]], live: int, order: PackingOrder
+) -> Targets:
+    distances = array("H", [NEVER] * (board.size * len(goals)))
+    for cell in board.cells:
+        for index, pushes in enumerate(dist[cell]):
+            if pushes < INF:
+                distances[cell * len(goals) + index] = min(pushes, NEVER - 1)
+    layer = [order.layer.get(goal, 0) for goal in goals]
+    group = [-1] * len(goals)
+    for room, squares in enumerate(order.groups):
+        for index, goal in enumerate(goals):
+            if (squares >> goal) & 1:
+                group[index] = room
+    return goals, distances.tobytes(), _squares(board, live), layer, group
 
 
 def search(
@@ -68,15 +92,19 @@ def search(
     weight: int,
     packing: int,
     corrals: bool,
+    features: bool = False,
+    backward: bool = False,
     memory_bytes: int,
     check: Callable[[int], object],
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
     ``weight`` 1 is A* (push-optimal), 0 greedy; ``packing`` the penalty per
-    box filled out of packing order (0 keeps the bound admissible).
-    ``check(expanded)`` is called now and then; whatever it raises stops the
-    search and comes out of this call.
+    box filled out of packing order (0 keeps the bound admissible);
+    ``features``: take turns between feature cells; ``backward``: a greedy
+    search by pulls from the solved position takes turns with the forward
+    one until they meet (see _core.c). ``check(expanded)`` is called now and
+    then; whatever it raises stops the search and comes out of this call.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -84,16 +112,14 @@ def search(
     status, codes, expanded, generated = _core.search(
         board.width,
         core_board.floor,
-        core_board.live,
-        list(board.goals),
-        core_board.dist,
         list(bits(board.start_boxes)),
         board.start_player,
-        core_board.layer,
-        core_board.group,
+        core_board.forward,
+        core_board.backward if backward else None,
         weight,
         packing,
         corrals,
+        features,
         max(0, memory_bytes),
         check,
     )
