@@ -51,8 +51,6 @@ typedef struct {
 /* Feature cells: boxes packed (on goals, in packing order) by free regions,
  * the regions counted up to REGIONS - 1. */
 #define REGIONS 16
-/* Frozen-goal verdicts kept (a power of two). */
-#define FROZEN_SETS (1 << 16)
 
 typedef struct {
     /* The level. */
@@ -97,10 +95,10 @@ typedef struct {
     uint8_t *held;
     int *stuck, stuck_count, stuck_overflow;
     /* Frozen-goal deadlocks: scratch, and the verdicts per frozen set. */
-    uint8_t *fg_frozen, *fg_reach, *fg_result;
+    uint8_t *fg_frozen, *fg_reach;
     int *fg_boxes, *fg_owner;
     uint32_t *fg_visit, fg_stamp;
-    uint64_t *fg_keys;
+    uint64_t fg_key;
     uint8_t *movable, *fence;
     uint16_t *cells, *child_cells;
     int *max_empty;
@@ -344,7 +342,7 @@ static int give_goal(Search *s, int b, uint32_t stamp) {
  * free goal's squares are found by pulling a lone box back from it, with the
  * frozen boxes as walls and the player anywhere (so this can only miss
  * deadlocks, never invent one); then every free box must get a goal of its
- * own. The answer is kept per frozen set, which recurs all through a search. */
+ * own. The squares are kept for the last frozen set, which often recurs. */
 static int frozen_goals_deadlock(Search *s) {
     uint64_t key = 0x2545F4914F6CDD1DULL;
     for (int i = 0; i < s->stuck_count; i++) {
@@ -353,27 +351,11 @@ static int frozen_goals_deadlock(Search *s) {
         s->fg_frozen[cell] = 1;
         key ^= s->zobrist[cell] * 0xD6E8FEB86659FD93ULL;
     }
-    if (key == 0) key = 1;
-    size_t slot = (size_t)(key ^ (key >> 32)) & (FROZEN_SETS - 1);
-    int result = -1;
-    for (int probe = 0; probe < 8; probe++) {
-        size_t at = (slot + (size_t)probe) & (FROZEN_SETS - 1);
-        if (s->fg_keys[at] == key) {
-            result = s->fg_result[at];
-            break;
-        }
-        if (s->fg_keys[at] == 0) break;
-    }
-    if (result < 0) {
-        int boxes = 0;
-        for (int i = 0; i < s->floor_count; i++) {
-            int cell = s->floor_cells[i];
-            if (s->occupant[cell] && !s->fg_frozen[cell]) s->fg_boxes[boxes++] = cell;
-        }
+    if (key != s->fg_key) {
+        s->fg_key = key;
         for (int g = 0; g < s->goals; g++) {
             uint8_t *reach = s->fg_reach + (size_t)g * s->size;
             memset(reach, 0, (size_t)s->size);
-            s->fg_owner[g] = -1;
             int goal = s->goal_cell[g];
             if (s->fg_frozen[goal]) continue;
             int head = 0, tail = 0;
@@ -391,18 +373,16 @@ static int frozen_goals_deadlock(Search *s) {
                 }
             }
         }
-        result = 0;
-        for (int b = 0; b < boxes && !result; b++)
-            if (!give_goal(s, b, ++s->fg_stamp)) result = 1;
-        for (int probe = 0; probe < 8; probe++) {
-            size_t at = (slot + (size_t)probe) & (FROZEN_SETS - 1);
-            if (s->fg_keys[at] == 0 || probe == 7) {
-                s->fg_keys[at] = key;
-                s->fg_result[at] = (uint8_t)result;
-                break;
-            }
-        }
     }
+    int boxes = 0;
+    for (int i = 0; i < s->floor_count; i++) {
+        int cell = s->floor_cells[i];
+        if (s->occupant[cell] && !s->fg_frozen[cell]) s->fg_boxes[boxes++] = cell;
+    }
+    for (int g = 0; g < s->goals; g++) s->fg_owner[g] = -1;
+    int result = 0;
+    for (int b = 0; b < boxes && !result; b++)
+        if (!give_goal(s, b, ++s->fg_stamp)) result = 1;
     for (int i = 0; i < s->stuck_count; i++) s->fg_frozen[s->stuck[i]] = 0;
     return result;
 }
@@ -878,7 +858,7 @@ static void release(Search *s) {
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
                        s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
-                       s->fg_result, s->fg_boxes, s->fg_owner, s->fg_visit, s->fg_keys};
+                       s->fg_boxes, s->fg_owner, s->fg_visit};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -980,8 +960,6 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->rows = calloc((size_t)n, sizeof(uint16_t *));
     s->fg_frozen = calloc((size_t)size, 1);
     s->fg_reach = calloc((size_t)size * (size_t)n, 1);
-    s->fg_result = calloc(FROZEN_SETS, 1);
-    s->fg_keys = calloc(FROZEN_SETS, sizeof(uint64_t));
     s->fg_boxes = calloc((size_t)n, sizeof(int));
     s->fg_owner = calloc((size_t)n, sizeof(int));
     s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
@@ -990,7 +968,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
         !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
         !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
-        !s->rows || !s->fg_frozen || !s->fg_reach || !s->fg_result || !s->fg_keys || !s->fg_boxes || !s->fg_owner ||
+        !s->rows || !s->fg_frozen || !s->fg_reach || !s->fg_boxes || !s->fg_owner ||
         !s->fg_visit) {
         PyErr_NoMemory();
         return 0;
