@@ -18,12 +18,17 @@ Algorithms (``ALGORITHMS``), as in the original program plus the default:
   solutions) and a greedy search from both ends (forwards from the start,
   backwards by pulls from the solved position) take turns; once the greedy
   search has an answer, A* goes on alone for a while, bounded by it, to
-  prove it or find a shorter one (see ``_solve_best``).
+  prove it or find a shorter one (see ``_solve_best``). Where the compiled
+  core is built (``core.py``), that runs for the first second only; then
+  the core's A*, then a portfolio of the core's greedy searches from both
+  ends take over (see ``_solve_compiled``). An answer is called optimal
+  only when an A* (or the bounded proof) found it.
 
 Every algorithm skips dead squares and freeze deadlocks, and keeps a
 transposition table of the positions seen (keyed exactly, by the box set and
 the canonical player square packed into one integer, so no two positions can
-collide). A search that runs out of positions without a solution proves the
+collide; the core compares box lists and player squares in full behind
+its hash). A search that runs out of positions without a solution proves the
 level unsolvable: the pruning only removes positions with no solution or
 pushes that another order makes just as well.
 
