@@ -84,9 +84,10 @@ SLICE_SECONDS: Final = 0.2
 # With the compiled core: how long the pure-Python ``best`` runs first, and
 # the share of the time limit the core's A* gets before its greedy search.
 PYTHON_SECONDS: Final = 1.0
-CORE_ASTAR_SHARE: Final = 0.1
-# The compiled greedy searches' packing penalties, tried in turn (see _solve_compiled).
-GREEDY_PENALTIES: Final = (PACKING_PENALTY, 1, 8)
+CORE_ASTAR_SHARE: Final = 0.15
+# The compiled greedy searches tried in turn (see _solve_compiled): share of
+# the time limit (0: an equal part of what is left), packing penalty, features.
+GREEDY_RUNS: Final = ((0.1, PACKING_PENALTY, False), (0, PACKING_PENALTY, True), (0, 1, True), (0, 8, True))
 
 
 class SolveCancelled(Exception):
@@ -839,23 +840,25 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     The pure-Python ``best`` keeps its first PYTHON_SECONDS: easy levels are
     over in that time with the same push-optimal answers as without the
     core. Then the core's A* (with PI-corral pruning) gets CORE_ASTAR_SHARE
-    of the time, so that medium levels still come out push-optimal, and the
-    core's greedy search the rest: from both ends (pushes from the start,
-    pulls from the solved position, until they meet), with the packing-order
-    penalty, its open positions split by feature (boxes packed, free regions)
-    and taken in turn. On the development sample of the classic sets, the
-    two ends solved a fifth more levels than the forward search alone, and
-    the features made some of them several times faster.
+    of the time, so that medium levels still come out push-optimal (and an
+    answer the Python greedy search found in its second but could not prove
+    is replaced by a proved one when A* finishes). Then the core's greedy
+    searches take the rest: from both ends (pushes from the start, pulls
+    from the solved position, until they meet), with the packing-order
+    penalty. On the development sample of the classic sets the two ends
+    solved a fifth more levels than the forward search alone.
 
-    The greedy search's packing penalty decides which levels it solves, and
-    no one value is best: of the sample's levels that the default penalty
-    left unsolved at 10 s, a lower one solved two and a higher one another.
-    So the remaining time is split between fresh greedy searches with each
-    of GREEDY_PENALTIES in turn (a portfolio), the default first.
+    No one setting of the greedy search is best, so the rest of the time is
+    a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
+    is (the fastest on most levels), then with the open positions split by
+    feature (boxes packed, free regions) and taken in turn, which made some
+    sample levels several times faster and others slower, with packing
+    penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
+    at 10 s, 1 solved two and 8 another.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
-    if first.status != TIME_LIMIT or time.monotonic() >= end:
+    if first.optimal or first.status not in (SOLVED, TIME_LIMIT) or time.monotonic() >= end:
         return first
     expanded = budget.expanded
     prepared = core.CoreBoard(board)
@@ -864,15 +867,22 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.expanded = expanded + core_expanded
         budget.check(0)
 
-    now = time.monotonic()
-    runs = [(1, 0, min(end, now + time_limit * CORE_ASTAR_SHARE))]
-    greedy_start = runs[0][2]
-    share = (end - greedy_start) / len(GREEDY_PENALTIES)
-    for index, penalty in enumerate(GREEDY_PENALTIES, start=1):
-        last = index == len(GREEDY_PENALTIES)
-        runs.append((0, penalty, end if last else greedy_start + share * index))
+    # (weight, packing penalty, features, deadline) of each search in turn.
+    runs = [(1, 0, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
+    for share, penalty, features in GREEDY_RUNS:
+        if share:
+            runs.append((0, penalty, features, min(end, runs[-1][3] + share * time_limit)))
+    equal = sum(1 for share, _, _ in GREEDY_RUNS if not share)
+    part = (end - runs[-1][3]) / max(1, equal)
+    for share, penalty, features in GREEDY_RUNS:
+        if not share:
+            runs.append((0, penalty, features, min(end, runs[-1][3] + part)))
+    runs[-1] = (*runs[-1][:3], end)
     memory_stop = False
-    for weight, penalty, deadline in runs:
+    for weight, penalty, features, deadline in runs:
+        if weight == 0 and first.solved:
+            # A* could not prove the Python search's answer: it stands.
+            return first
         budget.deadline = deadline
         try:
             status, codes, searched, budget.generated = core.search(
@@ -880,14 +890,14 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 weight=weight,
                 packing=penalty,
                 corrals=True,
-                features=not weight,
+                features=features,
                 backward=not weight,
                 memory_bytes=budget.memory_left(),
                 check=check,
             )
         except _Stop as stop:
-            if stop.status != TIME_LIMIT or deadline >= end:
-                return _unsolved("best", stop.status, budget, title)
+            if stop.status != TIME_LIMIT or budget.deadline >= end:
+                return first if first.solved else _unsolved("best", stop.status, budget, title)
             expanded = budget.expanded
             continue
         budget.expanded = expanded + searched
@@ -895,7 +905,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         if status == core.SOLVED:
             return _solution("best", board, codes, budget, title, weight == 1)
         if status == core.EXHAUSTED:
-            return _unsolved("best", UNSOLVABLE, budget, title)
+            # (Never with an answer in hand; if it were, the answer would stand.)
+            return first if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
         # Out of memory: the next search starts afresh with all of it.
         memory_stop = True
     return _unsolved("best", MEMORY_LIMIT if memory_stop else TIME_LIMIT, budget, title)
