@@ -11,7 +11,7 @@ valid_000), and the classic hard sets ``holland`` (81), ``grigr2001`` (100)
 and ``sokhard`` (163). ``--levels A-B`` narrows every chosen set to those
 numbers; ``--sample`` runs the fixed development sample instead (every
 eighth Holland level, every tenth Grigr2001 level, every sixteenth SokHard
-level: 31 levels, a cross-section of easy and hard).
+level: 32 levels, a cross-section of easy and hard).
 
 Each level is solved in a fresh worker process (at most 2 at a time, the
 machine being shared), so its peak resident size is its own. Every answer is

@@ -84,10 +84,10 @@ SLICE_SECONDS: Final = 0.2
 # With the compiled core: how long the pure-Python ``best`` runs first, and
 # the share of the time limit the core's A* gets before its greedy search.
 PYTHON_SECONDS: Final = 1.0
-CORE_ASTAR_SHARE: Final = 0.15
+CORE_ASTAR_SHARE: Final = 0.1
 # The compiled greedy searches tried in turn (see _solve_compiled): share of
 # the time limit (0: an equal part of what is left), packing penalty, features.
-GREEDY_RUNS: Final = ((0.1, PACKING_PENALTY, False), (0, PACKING_PENALTY, True), (0, 1, True), (0, 8, True))
+GREEDY_RUNS: Final = ((0.05, PACKING_PENALTY, False), (0, PACKING_PENALTY, True), (0, 1, True), (0, 8, True))
 
 
 class SolveCancelled(Exception):
