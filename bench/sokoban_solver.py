@@ -1,19 +1,35 @@
-"""Benchmark the Sokoban solver on Microban (155 levels) and Boxoban levels; print a report.
+"""Benchmark the Sokoban solver on the shared collections; print a report per collection.
 
-    .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 2]
-        [--algorithm best] [--microban A-B] [--boxoban N] [--skip-microban]
+    .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
+        [--algorithm best] [--sets microban,boxoban] [--levels A-B] [--sample]
+        [--results FILE]
 
-Each level is solved in a worker process (a pool of at most 2, since the
-machine is shared) with its own time limit. The report gives how many were
-solved, total and median seconds, pushes against the known push-optimal
-counts of shared/data/sokoban/microban_push_optimal.tsv, peak memory (the
-largest resident size of any worker), and the machine.
+Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
+known push-optimal counts of shared/data/sokoban/microban_push_optimal.tsv),
+``microban2``, ``boxoban`` (the first ``--boxoban`` levels of Boxoban medium
+valid_000), and the classic hard sets ``holland`` (81), ``grigr2001`` (100)
+and ``sokhard`` (163). ``--levels A-B`` narrows every chosen set to those
+numbers; ``--sample`` runs the fixed development sample instead (every
+eighth Holland level, every tenth Grigr2001 level, every sixteenth SokHard
+level: 32 levels, a cross-section of easy and hard).
+
+Each level is solved in a fresh worker process (at most 2 at a time, the
+machine being shared), so its peak resident size is its own. Every answer is
+replayed through the engine. With ``--results FILE`` each level's result is
+appended to FILE (one JSON object a line) as soon as it is known, and levels
+already in FILE with the same algorithm and limit are not run again: a long
+run can be stopped and resumed, and the report covers the whole file.
+
+The report gives per collection: solved / total, total and median seconds,
+proved push-optimal answers (and pushes against the known optima), the
+largest peak memory of a level, and the machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import platform
 import resource
@@ -27,25 +43,42 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.sokoban import MICROBAN, load_levels  # noqa: E402
+from games.engines.sokoban import load_levels  # noqa: E402
 from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
 from games.engines.sokoban.solver import solve  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "sokoban"
 
+# Set name -> (title, file).
+COLLECTIONS = {
+    "microban": ("Microban", "Microban.xsb"),
+    "microban2": ("Microban II", "Microban_II.xsb"),
+    "boxoban": ("Boxoban medium valid_000", "boxoban_medium_valid_000.txt"),
+    "holland": ("Holland", "Holland.xsb"),
+    "grigr2001": ("Grigr2001", "Grigr2001.xsb"),
+    "sokhard": ("SokHard", "SokHard.xsb"),
+}
+# The development sample: every n-th level of each classic set, from level 1.
+SAMPLE_STEP = {"holland": 8, "grigr2001": 10, "sokhard": 16}
 
-def run_one(job: tuple[str, int, Level, str, float]) -> dict[str, Any]:
+Job = tuple[str, int, Level, str, float]
+
+
+def run_one(job: Job) -> dict[str, Any]:
     collection, number, level, algorithm, time_limit = job
+    started = time.process_time()
     result = solve(level, algorithm, time_limit)
     data = result.to_json()
+    data["cpu_seconds"] = round(time.process_time() - started, 3)
     data["collection"] = collection
     data["level"] = number
+    data["time_limit"] = time_limit
     if result.solved:
         state = replay(level, result.solution)
         data["replays"] = state.solved
-    # ru_maxrss is in kilobytes on Linux: the worker's peak so far.
-    data["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # ru_maxrss is in kilobytes on Linux: this worker's peak (one level a worker).
+    data["peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     return data
 
 
@@ -68,11 +101,12 @@ def optima() -> dict[int, int]:
 
 
 def report(title: str, results: list[dict[str, Any]], known: dict[int, int] | None) -> None:
+    results = sorted(results, key=lambda r: r["level"])
     solved = [r for r in results if r["solved"]]
     times = [r["seconds"] for r in results]
     print(f"\n== {title}: {len(solved)} of {len(results)} solved")
     print(f"   time: total {sum(times):.1f} s, median {statistics.median(times):.2f} s,"
-          f" max {max(times):.2f} s")
+          f" max {max(times):.2f} s (CPU total {sum(r.get('cpu_seconds', 0) for r in results):.1f} s)")
     solved_times = [r["seconds"] for r in solved]
     if solved_times:
         print(f"   solved levels: median {statistics.median(solved_times):.2f} s,"
@@ -93,57 +127,88 @@ def report(title: str, results: list[dict[str, Any]], known: dict[int, int] | No
               f" {len(extra)} longer (by {sum(extra)} pushes in all)")
         if below or wrong:
             print(f"   WRONG: below the optimum {below}, claimed optimal but not {wrong}")
-    unsolved = [f"{r['level']} ({r['status']})" for r in results if not r["solved"]]
-    if unsolved:
-        print(f"   not solved: {', '.join(unsolved)}")
-    slowest = sorted(results, key=lambda r: -r["seconds"])[:8]
-    print("   slowest: " + ", ".join(f"{r['level']} {r['seconds']:.1f}s" for r in slowest))
-    print(f"   peak memory of a worker: {max(r['peak_mb'] for r in results):.0f} MB")
-
-
-def run(
-    title: str,
-    jobs: list[tuple[str, int, Level, str, float]],
-    workers: int,
-    known: dict[int, int] | None,
-) -> None:
-    started = time.monotonic()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(run_one, jobs))
-    wall = time.monotonic() - started
-    report(title, results, known)
-    print(f"   wall clock: {wall:.0f} s with {workers} worker(s)")
+    statuses: dict[str, list[int]] = {}
+    for r in results:
+        if not r["solved"]:
+            statuses.setdefault(r["status"], []).append(r["level"])
+    for status, levels in sorted(statuses.items()):
+        print(f"   not solved ({status}): {' '.join(map(str, levels))}")
+    slowest = sorted(solved, key=lambda r: -r["seconds"])[:8]
+    print("   slowest solved: " + ", ".join(f"{r['level']} {r['seconds']:.1f}s" for r in slowest))
+    print(f"   peak memory of a level: {max(r['peak_mb'] for r in results):.0f} MB")
     sys.stdout.flush()
+
+
+def load_results(path: Path | None) -> list[dict[str, Any]]:
+    if path is None or not path.exists():
+        return []
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def run(jobs: list[Job], workers: int, path: Path | None) -> list[dict[str, Any]]:
+    """Run the jobs not already in the results file; every result, old and new."""
+    done = {
+        (r["collection"], r["level"], r["algorithm"], r["time_limit"]): r
+        for r in load_results(path)
+    }
+    todo = [job for job in jobs if (job[0], job[1], job[3], job[4]) not in done]
+    results = [done[key] for key in ((j[0], j[1], j[3], j[4]) for j in jobs) if key in done]
+    if todo:
+        print(f"   running {len(todo)} levels ({len(results)} already in the results file)")
+        sys.stdout.flush()
+    with ProcessPoolExecutor(max_workers=workers, max_tasks_per_child=1) as pool:
+        for data in pool.map(run_one, todo):
+            results.append(data)
+            status = "solved" if data["solved"] else data["status"]
+            print(f"   {data['collection']} {data['level']}: {status} {data['seconds']:.1f} s")
+            sys.stdout.flush()
+            if path is not None:
+                with path.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(data) + "\n")
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--workers", type=int, default=1, choices=(1, 2))
     parser.add_argument("--algorithm", default="best")
-    parser.add_argument("--microban", default="1-155", help="levels A-B")
-    parser.add_argument("--skip-microban", action="store_true")
-    parser.add_argument("--boxoban", type=int, default=200, help="first N Boxoban levels (0: none)")
+    parser.add_argument("--sets", default="microban,boxoban", help="comma-separated: " + ", ".join(COLLECTIONS))
+    parser.add_argument("--levels", help="levels A-B of each set")
+    parser.add_argument("--boxoban", type=int, default=200, help="first N Boxoban levels")
+    parser.add_argument("--sample", action="store_true", help="the development sample of the classic sets")
+    parser.add_argument("--results", type=Path, help="append results here; resume from it")
     args = parser.parse_args()
 
+    names = list(SAMPLE_STEP) if args.sample else args.sets.split(",")
+    for name in names:
+        if name not in COLLECTIONS:
+            parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
-          f" {args.time_limit:g} s a level")
+          f" {args.time_limit:g} s a level, {args.workers} at a time")
     print(f"machine: {machine()}")
-    if not args.skip_microban:
-        first, last = (int(x) for x in args.microban.split("-"))
-        levels = load_levels(MICROBAN)
-        jobs = [
-            ("microban", n, levels[n - 1], args.algorithm, args.time_limit)
-            for n in range(first, last + 1)
-        ]
-        run(f"Microban {first}-{last}", jobs, args.workers, optima())
-    if args.boxoban:
-        boxoban = load_levels(SHARED / "boxoban_medium_valid_000.txt")[: args.boxoban]
-        jobs = [
-            ("boxoban", n, level, args.algorithm, args.time_limit)
-            for n, level in enumerate(boxoban)
-        ]
-        run(f"Boxoban medium valid_000, levels 0-{len(jobs) - 1}", jobs, args.workers, None)
+    for name in names:
+        title, filename = COLLECTIONS[name]
+        levels = load_levels(SHARED / filename)
+        if name == "boxoban":
+            # Boxoban levels are numbered from 0, as in the file.
+            numbered = list(enumerate(levels[: args.boxoban]))
+        else:
+            numbered = list(enumerate(levels, start=1))
+        if args.sample:
+            numbered = numbered[:: SAMPLE_STEP[name]]
+        elif args.levels:
+            first, last = (int(x) for x in args.levels.split("-"))
+            numbered = [(n, level) for n, level in numbered if first <= n <= last]
+        jobs = [(name, n, level, args.algorithm, args.time_limit) for n, level in numbered]
+        started = time.monotonic()
+        results = run(jobs, args.workers, args.results)
+        label = f"{title}, levels {numbered[0][0]}-{numbered[-1][0]}"
+        if args.sample:
+            label = f"{title}, sample of {len(numbered)}"
+        report(label, results, optima() if name == "microban" else None)
+        print(f"   wall clock: {time.monotonic() - started:.0f} s with {args.workers} worker(s)")
 
 
 if __name__ == "__main__":

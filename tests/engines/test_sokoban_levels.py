@@ -69,9 +69,48 @@ def test_a_collection_gives_each_level_with_its_title() -> None:
 
 
 def test_levels_are_separated_by_blank_or_comment_lines() -> None:
-    text = "; first\n#####\n#@$.#\n#####\n; second\n######\n#@ $.#\n######\nTitle: Third\n\n"
-    levels = parse_levels(text + "#####\n#.$@#\n#####\n")
-    assert [level.title for level in levels] == ["first", "second", "Third"]
+    text = "; first\n#####\n#@$.#\n#####\n; second\n######\n#@ $.#\n######\n\n'Third'\n"
+    text += "#####\n#.$@#\n#####\n\n#####\n#.$@#\n#####\nTitle: Fourth\n\n#####\n#@$.#\n#####\n"
+    levels = parse_levels(text)
+    assert [level.title for level in levels] == ["first", "second", "Third", "Fourth", ""]
+
+
+def test_notes_after_a_board_belong_to_it_as_in_sok_files() -> None:
+    text = (
+        "Some collection\nAuthor: Everyone\n\n; one.xsb\n#####\n#@$.#\n#####\nTitle: Egg\n"
+        "Author: Ann\nComment:\n#####\n#  #\nComment-End:\n\n; two.xsb\n#####\n#.$@#\n#####\n"
+    )
+    first, second = parse_levels(text)
+    assert (first.title, first.author) == ("Egg", "Ann")
+    assert (second.title, second.author) == ("two.xsb", "Everyone")
+
+
+def test_the_author_survives_a_round_trip_through_xsb() -> None:
+    level = parse_levels("#####\n#@$.#\n#####\nTitle: Egg\nAuthor: Ann\n")[0]
+    assert level.to_xsb() == "; Egg\n#####\n#@$.#\n#####\nAuthor: Ann\n"
+    assert parse_level(level.to_xsb()) == level
+    assert level.to_xsb(title=False) == "#####\n#@$.#\n#####\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "first", "last", "author"),
+    [
+        ("Holland.xsb", 81, "Spade", "Maelstrom Collection #20", "D Holland"),
+        ("Grigr2001.xsb", 100, "Bardak #01", "Only you #100", "GRIGoRusha - Bardak #01"),
+        ("SokHard.xsb", 163, "Aislinn", "Virginia", "Lee J Haywood"),
+    ],
+)
+def test_the_classic_collections_are_read_as_published(
+    name: str, count: int, first: str, last: str, author: str
+) -> None:
+    # Copyright lines, web sites and comment blocks are read past; titles
+    # come from the notes after each board or the comment before it.
+    levels = load_levels(SHARED / name)
+    assert len(levels) == count
+    assert (levels[0].title, levels[-1].title, levels[0].author) == (first, last, author)
+    assert all(level.title for level in levels)
+    for level in levels:
+        assert parse_level(level.to_xsb()) == level
 
 
 def test_margins_are_cropped_so_equal_levels_compare_equal() -> None:

@@ -5,10 +5,18 @@ Two input formats are read:
 * XSB, the common text format: ``#`` wall, ``@`` player, ``+`` player on a
   goal, ``$`` box, ``*`` box on a goal, ``.`` goal, and space, ``-`` or ``_``
   floor. A file may hold many levels; a level is a run of board lines, and any
-  other line (blank, a ``;`` comment, a title) ends it. A level's title is the
-  last title line before its board (quotes stripped, a ``Title:`` prefix
-  dropped), else the text of the last ``;`` comment before it, so Microban's
-  ``; 12`` gives level 12 the title ``12``.
+  other line (blank, a ``;`` comment, a title) ends it. Collections are
+  written two ways, and both are read as published: the SOK way puts a
+  level's notes (``Title:``, ``Author:``, a ``Comment:`` ... ``Comment-End:``
+  block) right after its board, up to the first blank line; the Microban way
+  puts a quoted title (``'Duh!'``) or a ``; 12`` comment before it. So a
+  level's title is its own ``Title:`` note, else a ``Title:`` or quoted line
+  before its board, else the last ``;`` comment before it (Microban's ``; 12``
+  gives level 12 the title ``12``), else the last plain text line before it.
+  Its author is its own ``Author:`` note, else one before its board, else one
+  in the file's opening notes (SokHard's ``author:Lee J Haywood`` covers the
+  whole file). Other lines (copyright notes, web sites, comment blocks) are
+  read past.
 * The original program's numeric map: ``COLUMNS ROWS`` then one digit per
   cell, row by row: ``0`` floor, ``1`` wall, ``2`` box, ``3`` goal, ``4`` empty
   outside the walls, ``5`` player. Whitespace anywhere is ignored, so one level
@@ -72,6 +80,7 @@ class Level:
     boxes: frozenset[Cell]
     player: Cell
     title: str = ""
+    author: str = ""
 
     @cached_property
     def inside(self) -> frozenset[Cell]:
@@ -79,7 +88,8 @@ class Level:
         return frozenset(_flood(self.player, self.walls, self.width, self.height)[0])
 
     def to_xsb(self, *, title: bool = True) -> str:
-        """The level in XSB, with its title as a ``;`` comment line when it has one."""
+        """The level in XSB, with its title as a ``;`` comment line and its author as a note
+        when it has them (``title=False``: the board alone)."""
         rows = []
         for y in range(self.height):
             row = "".join(self.symbol((x, y)) for x in range(self.width))
@@ -87,6 +97,8 @@ class Level:
         text = "\n".join(rows) + "\n"
         if title and self.title:
             text = f"; {self.title}\n" + text
+        if title and self.author:
+            text += f"Author: {self.author}\n"
         return text
 
     def symbol(self, cell: Cell) -> str:
@@ -134,9 +146,9 @@ def parse_levels(text: str) -> list[Level]:
     if not boards:
         raise LevelError("no level found: a level needs rows of # walls")
     levels = []
-    for number, (title, rows) in enumerate(boards, start=1):
+    for number, (title, author, rows) in enumerate(boards, start=1):
         try:
-            levels.append(level_from_rows(rows, title))
+            levels.append(level_from_rows(rows, title, author))
         except LevelError as error:
             if len(boards) == 1:
                 raise
@@ -148,26 +160,90 @@ def load_levels(path: str | Path) -> list[Level]:
     return parse_levels(Path(path).read_text(encoding="utf-8"))
 
 
-def split_boards(text: str) -> Iterable[tuple[str, list[str]]]:
-    """(title, board rows) for each run of board lines in an XSB text."""
-    title = ""
-    comment = ""
+def split_boards(text: str) -> Iterable[tuple[str, str, list[str]]]:
+    """(title, author, board rows) for each run of board lines in an XSB text."""
+    # Each board with the text lines before it (since the previous board's
+    # notes) and its own notes after it.
+    boards: list[tuple[list[str], list[str], list[str]]] = []
+    before: list[str] = []
     rows: list[str] = []
+    notes: list[str] | None = None
+    in_comment = False
     for raw in text.splitlines():
         line = raw.rstrip("\r\n")
+        stripped = line.strip()
+        if in_comment:
+            # A comment block may hold anything, even lines that look like a board.
+            in_comment = _key(stripped)[0] != "comment-end"
+            if notes is not None:
+                notes.append(line)
+            continue
         if _is_board_line(line):
+            if notes is not None:
+                notes = None
             rows.append(line)
             continue
         if rows:
-            yield title or comment, rows
-            rows, title, comment = [], "", ""
-        stripped = line.strip()
-        if stripped.startswith(";"):
-            comment = stripped[1:].strip()
-        elif stripped:
-            title = _clean_title(stripped)
+            notes = []
+            boards.append((before, rows, notes))
+            before, rows = [], []
+        if not stripped or stripped.startswith(";"):
+            # A blank line ends a board's notes; a ``;`` comment is never
+            # one of them but opens the next level's text.
+            notes = None
+            if not stripped:
+                continue
+        key, value = _key(stripped)
+        if key == "comment" and not value:
+            in_comment = True
+        if notes is not None:
+            notes.append(stripped)
+        else:
+            before.append(stripped)
     if rows:
-        yield title or comment, rows
+        boards.append((before, rows, []))
+    default_author = _author(boards[0][0]) if boards else ""
+    for before, rows, notes in boards:
+        title = _title(notes, before)
+        author = _author(notes) or _author(before) or default_author
+        yield title, author, rows
+
+
+def _key(line: str) -> tuple[str, str]:
+    """A note line's key (lower case) and value: ``Title: Egg`` is ("title", "Egg")."""
+    match = _NOTE_RE.match(line)
+    if match is None:
+        return "", line
+    return match.group(1).strip().lower(), match.group(2).strip()
+
+
+_NOTE_RE = re.compile(r"\A([A-Za-z][A-Za-z -]*):(.*)\Z")
+
+
+def _title(notes: list[str], before: list[str]) -> str:
+    for lines in (notes, before):
+        for line in reversed(lines):
+            key, value = _key(line)
+            if key == "title" and value:
+                return _unquoted(value)
+    for line in reversed(before):
+        if len(line) >= 2 and line[0] == line[-1] and line[0] in "'\"":
+            return _unquoted(line)
+    for line in reversed(before):
+        if line.startswith(";") and line[1:].strip(" ;-=*"):
+            return line[1:].strip()
+    for line in reversed(before):
+        if not line.startswith(";") and not _key(line)[0]:
+            return line
+    return ""
+
+
+def _author(lines: list[str]) -> str:
+    for line in lines:
+        key, value = _key(line)
+        if key == "author" and value:
+            return value
+    return ""
 
 
 def _is_board_line(line: str) -> bool:
@@ -176,15 +252,13 @@ def _is_board_line(line: str) -> bool:
     return WALL in line and set(line) <= BOARD_CHARS
 
 
-def _clean_title(line: str) -> str:
-    if line.lower().startswith("title:"):
-        line = line[len("title:"):].strip()
+def _unquoted(line: str) -> str:
     if len(line) >= 2 and line[0] == line[-1] and line[0] in "'\"":
-        line = line[1:-1].strip()
+        return line[1:-1].strip()
     return line
 
 
-def level_from_rows(rows: list[str], title: str = "") -> Level:
+def level_from_rows(rows: list[str], title: str = "", author: str = "") -> Level:
     """Validate XSB board rows and build the level, cropped to the squares that matter."""
     height = len(rows)
     width = max((len(row) for row in rows), default=0)
@@ -205,7 +279,7 @@ def level_from_rows(rows: list[str], title: str = "") -> Level:
                 raise LevelError(f"unknown square {char!r} in row {y + 1}")
             if char in (GOAL, PLAYER_ON_GOAL, BOX_ON_GOAL):
                 goals.add((x, y))
-    return _validated(width, height, walls, goals, boxes, players, title)
+    return _validated(width, height, walls, goals, boxes, players, title, author)
 
 
 def parse_numeric(text: str) -> Level:
@@ -247,6 +321,7 @@ def _validated(
     boxes: set[Cell],
     players: list[Cell],
     title: str,
+    author: str = "",
 ) -> Level:
     if not players:
         raise LevelError("the level has no player (@, or + on a goal)")
@@ -285,6 +360,7 @@ def _validated(
         moved(boxes),
         (player[0] - left, player[1] - top),
         title,
+        author,
     )
 
 

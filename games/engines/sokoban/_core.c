@@ -1,0 +1,1190 @@
+/* The solver's compiled search core: best-first search over pushes.
+ *
+ * The Python side (core.py) prepares everything that needs thought once per
+ * level -- the floor, the live squares, the push distances to every goal,
+ * the packing order -- and this loop only does what Python is slow at:
+ * millions of expansions, each a flood fill of the player's area, the pushes
+ * from it, a freeze test, a PI-corral test and a matching bound. The rules
+ * it follows are the same as the pure-Python searches in solver.py (see
+ * their docstrings for why each pruning keeps solutions); the answer is a
+ * list of pushes that the caller replays through the engine.
+ *
+ * A node is a sorted list of box squares plus the canonical player square
+ * (the lowest square of his area). Nodes live in chunks of fixed-size
+ * records, found again through an open-addressing table keyed by a Zobrist
+ * hash; the open list is a binary heap. Everything allocated is counted,
+ * and the search stops with "memory" when the count would pass the budget.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF (1 << 20)
+#define CHUNK_BITS 16
+#define CHUNK_NODES (1 << CHUNK_BITS)
+/* Expansions between calls of the Python check (time, cancel, progress). */
+#define CHECK_EVERY 512
+
+typedef struct {
+    uint64_t hash;
+    int32_t parent;
+    uint32_t move; /* box square << 2 | direction (LURD) */
+    int32_t g;
+    uint16_t player;
+    uint8_t closed;
+    uint8_t spare;
+} Head;
+
+typedef struct {
+    int32_t priority;
+    int32_t tie;
+    int32_t node;
+} Entry;
+
+typedef struct {
+    Entry *data;
+    size_t length, capacity;
+} Heap;
+
+/* Feature cells: boxes packed (on goals, in packing order) by free regions,
+ * the regions counted up to REGIONS - 1. */
+#define REGIONS 16
+
+typedef struct {
+    /* The level. */
+    int width, size, boxes, goals;
+    int step[4];
+    const uint8_t *floor, *live;
+    uint8_t *dead;
+    int *goal_cell, *goal_of;
+    const uint16_t *dist; /* dist[cell * goals + goal] */
+    int *nearest, *nearest_goal;
+    int *layer, *group, groups;
+    int weight, packing, corrals;
+    /* A backward search pulls boxes from the goals towards the start; its
+     * "goals" are the start squares. */
+    int backward;
+    uint64_t *zobrist;
+    /* The nodes. */
+    size_t record;
+    uint8_t **chunks;
+    size_t chunk_count, chunk_capacity;
+    int64_t count;
+    int32_t *table;
+    size_t table_capacity;
+    /* The open list: one heap, or with ``features`` one heap per feature
+     * cell, taken in turn (``cycle`` lists the cells that ever had a node). */
+    int features;
+    Heap *heaps;
+    int heap_count;
+    int *cycle, cycle_length, cursor;
+    int64_t open;
+    size_t bytes, budget;
+    /* Scratch, sized once. */
+    int *occupant;      /* box index + 1, or 0 */
+    uint32_t *reached;  /* the expanded node's area: == reach_stamp */
+    uint32_t reach_stamp;
+    uint32_t *seen;     /* the child's flood fill */
+    uint32_t seen_stamp;
+    uint32_t *area;     /* corral areas */
+    uint32_t area_stamp, region_base;
+    int *floor_cells, floor_count;
+    int *queue;
+    uint8_t *held;
+    int *stuck, stuck_count, stuck_overflow;
+    /* Frozen-goal deadlocks: scratch, and the verdicts per frozen set. */
+    uint8_t *fg_frozen, *fg_reach;
+    int *fg_boxes, *fg_owner;
+    uint32_t *fg_visit, fg_stamp;
+    uint64_t fg_key;
+    uint8_t *movable, *fence;
+    uint16_t *cells, *child_cells;
+    int *max_empty;
+    uint32_t *goal_taken;
+    uint32_t taken_stamp;
+    /* Matching: the expanded node's rows, prices and owners (1-based). */
+    int64_t *row_price, *column_price, *row_price2, *column_price2, *slack;
+    int *owner, *owner2, *way;
+    uint8_t *used;
+    int duals_ready;
+    int64_t duals_total;
+    const uint16_t **rows;
+    /* Counters. */
+    int64_t expanded, generated;
+} Search;
+
+static inline Head *node_head(Search *s, int64_t node) {
+    return (Head *)(s->chunks[node >> CHUNK_BITS] + (size_t)(node & (CHUNK_NODES - 1)) * s->record);
+}
+
+static inline uint16_t *node_boxes(Search *s, int64_t node) {
+    return (uint16_t *)((uint8_t *)node_head(s, node) + sizeof(Head));
+}
+
+static inline uint64_t player_mix(Search *s, int player) {
+    return s->zobrist[player] * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+}
+
+static void *counted_alloc(Search *s, size_t bytes) {
+    if (s->bytes + bytes > s->budget) return NULL;
+    void *p = calloc(1, bytes);
+    if (p != NULL) s->bytes += bytes;
+    return p;
+}
+
+/* --- the node table ------------------------------------------------------ */
+
+static int64_t find(Search *s, uint64_t hash, int player, const uint16_t *cells) {
+    size_t mask = s->table_capacity - 1;
+    size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+    size_t cell_bytes = (size_t)s->boxes * sizeof(uint16_t);
+    while (s->table[i] >= 0) {
+        int64_t node = s->table[i];
+        Head *h = node_head(s, node);
+        if (h->hash == hash && h->player == player && memcmp(node_boxes(s, node), cells, cell_bytes) == 0)
+            return node;
+        i = (i + 1) & mask;
+    }
+    return -1;
+}
+
+static int grow_table(Search *s) {
+    size_t capacity = s->table_capacity * 2;
+    int32_t *table = counted_alloc(s, capacity * sizeof(int32_t));
+    if (table == NULL) return 0;
+    memset(table, 0xff, capacity * sizeof(int32_t));
+    for (int64_t node = 0; node < s->count; node++) {
+        uint64_t hash = node_head(s, node)->hash;
+        size_t i = (size_t)(hash ^ (hash >> 29)) & (capacity - 1);
+        while (table[i] >= 0) i = (i + 1) & (capacity - 1);
+        table[i] = (int32_t)node;
+    }
+    s->bytes -= s->table_capacity * sizeof(int32_t);
+    free(s->table);
+    s->table = table;
+    s->table_capacity = capacity;
+    return 1;
+}
+
+/* A new node; -1 when the memory budget is spent. */
+static int64_t add(Search *s, uint64_t hash, int player, const uint16_t *cells, int64_t parent, uint32_t move, int g) {
+    if ((size_t)(s->count + 1) * 2 > s->table_capacity && !grow_table(s)) return -1;
+    if (s->count >= INT32_MAX - 1) return -1;
+    size_t chunk = (size_t)(s->count >> CHUNK_BITS);
+    if (chunk >= s->chunk_count) {
+        if (chunk >= s->chunk_capacity) {
+            size_t capacity = s->chunk_capacity ? s->chunk_capacity * 2 : 64;
+            uint8_t **chunks = realloc(s->chunks, capacity * sizeof(uint8_t *));
+            if (chunks == NULL) return -1;
+            s->chunks = chunks;
+            s->chunk_capacity = capacity;
+        }
+        uint8_t *block = counted_alloc(s, (size_t)CHUNK_NODES * s->record);
+        if (block == NULL) return -1;
+        s->chunks[s->chunk_count++] = block;
+    }
+    int64_t node = s->count++;
+    Head *h = node_head(s, node);
+    h->hash = hash;
+    h->parent = (int32_t)parent;
+    h->move = move;
+    h->g = g;
+    h->player = (uint16_t)player;
+    h->closed = 0;
+    memcpy(node_boxes(s, node), cells, (size_t)s->boxes * sizeof(uint16_t));
+    size_t mask = s->table_capacity - 1;
+    size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+    while (s->table[i] >= 0) i = (i + 1) & mask;
+    s->table[i] = (int32_t)node;
+    return node;
+}
+
+/* --- the open list -------------------------------------------------------- */
+
+static inline int entry_before(const Entry *a, const Entry *b) {
+    if (a->priority != b->priority) return a->priority < b->priority;
+    return a->tie < b->tie;
+}
+
+static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t node) {
+    Heap *h = &s->heaps[cell];
+    if (h->length == h->capacity) {
+        size_t capacity = h->capacity ? h->capacity * 2 : 256;
+        size_t added = (capacity - h->capacity) * sizeof(Entry);
+        if (s->bytes + added > s->budget) return 0;
+        Entry *data = realloc(h->data, capacity * sizeof(Entry));
+        if (data == NULL) return 0;
+        s->bytes += added;
+        if (h->capacity == 0) s->cycle[s->cycle_length++] = cell;
+        h->data = data;
+        h->capacity = capacity;
+    }
+    Entry e = {priority, tie, (int32_t)node};
+    size_t i = h->length++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!entry_before(&e, &h->data[up])) break;
+        h->data[i] = h->data[up];
+        i = up;
+    }
+    h->data[i] = e;
+    s->open++;
+    return 1;
+}
+
+static Entry heap_pop(Search *s, Heap *h) {
+    Entry top = h->data[0];
+    Entry last = h->data[--h->length];
+    size_t n = h->length, i = 0;
+    while (1) {
+        size_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && entry_before(&h->data[child + 1], &h->data[child])) child++;
+        if (!entry_before(&h->data[child], &last)) break;
+        h->data[i] = h->data[child];
+        i = child;
+    }
+    if (n) h->data[i] = last;
+    s->open--;
+    return top;
+}
+
+/* The next node to expand: the best of the one heap, or of the next
+ * non-empty feature cell in turn. Diversity across cells is what keeps a
+ * greedy search from spending itself on one plateau (FESS). */
+static Entry next_entry(Search *s) {
+    while (1) {
+        int cell = s->cycle[s->cursor];
+        s->cursor = (s->cursor + 1) % s->cycle_length;
+        if (s->heaps[cell].length) return heap_pop(s, &s->heaps[cell]);
+    }
+}
+
+/* --- the player's area ---------------------------------------------------- */
+
+/* Flood from ``start`` over free squares, marking ``marks`` with ``stamp``;
+ * returns the lowest square reached. */
+static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
+    int head = 0, tail = 0, low = start;
+    marks[start] = stamp;
+    s->queue[tail++] = start;
+    while (head < tail) {
+        int cell = s->queue[head++];
+        if (cell < low) low = cell;
+        for (int d = 0; d < 4; d++) {
+            int next = cell + s->step[d];
+            if (s->floor[next] && !s->occupant[next] && marks[next] != stamp) {
+                marks[next] = stamp;
+                s->queue[tail++] = next;
+            }
+        }
+    }
+    return low;
+}
+
+/* --- deadlocks ------------------------------------------------------------ */
+
+static int frozen(Search *s, int cell);
+
+static int blocks(Search *s, int cell) {
+    if (!s->floor[cell] || s->held[cell]) return 1;
+    if (s->occupant[cell]) {
+        s->held[cell] = 1;
+        int result = frozen(s, cell);
+        s->held[cell] = 0;
+        return result;
+    }
+    return 0;
+}
+
+/* Whether the box on ``cell`` can never move, the boxes in ``held`` taken as
+ * walls (deadlocks.py, _frozen). */
+static int frozen(Search *s, int cell) {
+    int mark = s->stuck_count;
+    for (int axis = 0; axis < 2; axis++) {
+        int step = axis ? s->width : 1;
+        int before = cell - step, after = cell + step;
+        if (blocks(s, before) || blocks(s, after)) continue;
+        if (s->dead[before] && s->dead[after]) continue;
+        s->stuck_count = mark;
+        return 0;
+    }
+    /* A box can be found stuck again along another branch: the list is
+     * bounded by the squares, and a longer one is left unjudged (no deadlock). */
+    if (s->stuck_count >= s->size) {
+        s->stuck_overflow = 1;
+        return 1;
+    }
+    s->stuck[s->stuck_count++] = cell;
+    return 1;
+}
+
+/* Kuhn's augmenting path for the frozen-goal matching: box ``b`` (index into
+ * fg_boxes) takes a goal it reaches, or takes one from a box that can move on. */
+static int give_goal(Search *s, int b, uint32_t stamp) {
+    int cell = s->fg_boxes[b];
+    for (int g = 0; g < s->goals; g++) {
+        if (!s->fg_reach[(size_t)g * s->size + cell] || s->fg_visit[g] == stamp) continue;
+        s->fg_visit[g] = stamp;
+        if (s->fg_owner[g] < 0 || give_goal(s, s->fg_owner[g], stamp)) {
+            s->fg_owner[g] = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Frozen-goal deadlocks (deadlocks.py, push_deadlock): boxes frozen on goals
+ * are walls from then on, and may cut the remaining goals off from the
+ * remaining boxes (the mouth of a dead-end row of goals filled first). Each
+ * free goal's squares are found by pulling a lone box back from it, with the
+ * frozen boxes as walls and the player anywhere (so this can only miss
+ * deadlocks, never invent one); then every free box must get a goal of its
+ * own. The squares are kept for the last frozen set, which often recurs. */
+static int frozen_goals_deadlock(Search *s) {
+    uint64_t key = 0x2545F4914F6CDD1DULL;
+    for (int i = 0; i < s->stuck_count; i++) {
+        int cell = s->stuck[i];
+        if (s->fg_frozen[cell]) continue;
+        s->fg_frozen[cell] = 1;
+        key ^= s->zobrist[cell] * 0xD6E8FEB86659FD93ULL;
+    }
+    if (key != s->fg_key) {
+        s->fg_key = key;
+        for (int g = 0; g < s->goals; g++) {
+            uint8_t *reach = s->fg_reach + (size_t)g * s->size;
+            memset(reach, 0, (size_t)s->size);
+            int goal = s->goal_cell[g];
+            if (s->fg_frozen[goal]) continue;
+            int head = 0, tail = 0;
+            reach[goal] = 1;
+            s->queue[tail++] = goal;
+            while (head < tail) {
+                int at = s->queue[head++];
+                for (int d = 0; d < 4; d++) {
+                    int before = at - s->step[d], pusher = before - s->step[d];
+                    if (reach[before] || !s->floor[before] || s->fg_frozen[before] || !s->floor[pusher] ||
+                        s->fg_frozen[pusher])
+                        continue;
+                    reach[before] = 1;
+                    s->queue[tail++] = before;
+                }
+            }
+        }
+    }
+    int boxes = 0;
+    for (int i = 0; i < s->floor_count; i++) {
+        int cell = s->floor_cells[i];
+        if (s->occupant[cell] && !s->fg_frozen[cell]) s->fg_boxes[boxes++] = cell;
+    }
+    for (int g = 0; g < s->goals; g++) s->fg_owner[g] = -1;
+    int result = 0;
+    for (int b = 0; b < boxes && !result; b++)
+        if (!give_goal(s, b, ++s->fg_stamp)) result = 1;
+    for (int i = 0; i < s->stuck_count; i++) s->fg_frozen[s->stuck[i]] = 0;
+    return result;
+}
+
+/* The box just pushed onto ``cell``: frozen together with a box off a goal? */
+static int freeze_deadlock(Search *s, int cell) {
+    int w = s->width;
+    /* Free on both sides along an axis, one of them live: it can still move. */
+    if (s->floor[cell - 1] && !s->occupant[cell - 1] && s->floor[cell + 1] && !s->occupant[cell + 1] &&
+        (s->live[cell - 1] || s->live[cell + 1]))
+        return 0;
+    if (s->floor[cell - w] && !s->occupant[cell - w] && s->floor[cell + w] && !s->occupant[cell + w] &&
+        (s->live[cell - w] || s->live[cell + w]))
+        return 0;
+    s->stuck_count = 0;
+    s->stuck_overflow = 0;
+    s->held[cell] = 1;
+    int stuck = frozen(s, cell);
+    s->held[cell] = 0;
+    if (!stuck || s->stuck_overflow) return 0;
+    for (int i = 0; i < s->stuck_count; i++)
+        if (s->goal_of[s->stuck[i]] < 0) return 1;
+    return frozen_goals_deadlock(s);
+}
+
+/* PI-corral pruning (deadlocks.py, pi_corral), on the expanded node's area.
+ * Returns -1 when no corral restricts the pushes, 0 for a corral deadlock,
+ * 1 when only the boxes marked in ``movable`` should be pushed. */
+static int pi_corral(Search *s, const uint16_t *cells) {
+    uint32_t base = s->area_stamp;
+    int best_pushes = INT32_MAX, found = -1;
+    for (int b = 0; b < s->boxes; b++) {
+        /* Areas start from free squares next to boxes: any corral has one or
+         * is made of boxes alone, which needs no push of its own. */
+        for (int d = 0; d < 4; d++) {
+            int start = cells[b] + s->step[d];
+            if (!s->floor[start] || s->occupant[start] || s->reached[start] == s->reach_stamp ||
+                s->area[start] > base)
+                continue;
+            uint32_t id = ++s->area_stamp;
+            int head = 0, tail = 0;
+            s->area[start] = id;
+            s->queue[tail++] = start;
+            int needs = 0;
+            while (head < tail) {
+                int cell = s->queue[head++];
+                int box = s->occupant[cell];
+                if (box ? s->goal_of[cell] < 0 : s->goal_of[cell] >= 0) needs = 1;
+                for (int k = 0; k < 4; k++) {
+                    int next = cell + s->step[k];
+                    if (s->floor[next] && s->reached[next] != s->reach_stamp && s->area[next] != id) {
+                        s->area[next] = id;
+                        s->queue[tail++] = next;
+                    }
+                }
+            }
+            if (!needs) continue;
+            int inward = 1, pushes = 0;
+            memset(s->fence, 0, (size_t)s->boxes);
+            for (int q = 0; q < tail && inward; q++) {
+                int cell = s->queue[q];
+                int box = s->occupant[cell];
+                if (!box) continue;
+                for (int k = 0; k < 4 && inward; k++) {
+                    int pusher = cell - s->step[k], ahead = cell + s->step[k];
+                    if (!s->floor[pusher]) continue;
+                    if (s->reached[pusher] != s->reach_stamp) {
+                        /* A square he cannot stand on now: fine if it is inside
+                         * this corral (it opens only when the corral changes);
+                         * elsewhere a push from it may come later, so this is
+                         * not a PI-corral. */
+                        if (s->area[pusher] != id) inward = 0;
+                        continue;
+                    }
+                    s->fence[box - 1] = 1;
+                    if (!s->floor[ahead] || !s->live[ahead]) continue;
+                    if (s->occupant[ahead]) {
+                        /* Blocked by a box: one outside the corral may move away. */
+                        if (s->area[ahead] != id) inward = 0;
+                        continue;
+                    }
+                    if (s->area[ahead] == id) pushes++;
+                    else inward = 0;
+                }
+            }
+            if (inward && pushes < best_pushes) {
+                best_pushes = pushes;
+                found = pushes ? 1 : 0;
+                memcpy(s->movable, s->fence, (size_t)s->boxes);
+                if (!pushes) return 0;
+            }
+        }
+    }
+    return found;
+}
+
+/* --- the matching bound --------------------------------------------------- */
+
+static inline int64_t cost(Search *s, int row, int column) {
+    uint16_t pushes = s->rows[row - 1][column - 1];
+    return pushes == 65535 ? INF : pushes;
+}
+
+static void augment(Search *s, int row, int64_t *row_price, int64_t *column_price, int *owner) {
+    int n = s->boxes;
+    int64_t huge = (int64_t)INF * (n + 1);
+    for (int j = 0; j <= n; j++) {
+        s->slack[j] = huge;
+        s->used[j] = 0;
+        s->way[j] = 0;
+    }
+    owner[0] = row;
+    int column = 0;
+    while (1) {
+        s->used[column] = 1;
+        int current = owner[column];
+        int64_t delta = huge;
+        int nearest = 0;
+        for (int j = 1; j <= n; j++) {
+            if (s->used[j]) continue;
+            int64_t reduced = cost(s, current, j) - row_price[current] - column_price[j];
+            if (reduced < s->slack[j]) {
+                s->slack[j] = reduced;
+                s->way[j] = column;
+            }
+            if (s->slack[j] < delta) {
+                delta = s->slack[j];
+                nearest = j;
+            }
+        }
+        for (int j = 0; j <= n; j++) {
+            if (s->used[j]) {
+                row_price[owner[j]] += delta;
+                column_price[j] -= delta;
+            } else {
+                s->slack[j] -= delta;
+            }
+        }
+        column = nearest;
+        if (owner[column] == 0) break;
+    }
+    while (column) {
+        int previous = s->way[column];
+        owner[column] = owner[previous];
+        column = previous;
+    }
+}
+
+static int64_t matching_total(Search *s, const int *owner) {
+    int64_t total = 0;
+    for (int j = 1; j <= s->boxes; j++) total += cost(s, owner[j], j);
+    return total;
+}
+
+/* The packing-order penalty of the position on the board now (packing.py). */
+static int out_of_order(Search *s) {
+    if (!s->groups) return 0;
+    for (int k = 0; k < s->groups; k++) s->max_empty[k] = -1;
+    for (int g = 0; g < s->goals; g++) {
+        int k = s->group[g];
+        if (k >= 0 && !s->occupant[s->goal_cell[g]] && s->layer[g] > s->max_empty[k]) s->max_empty[k] = s->layer[g];
+    }
+    int count = 0;
+    for (int g = 0; g < s->goals; g++) {
+        int k = s->group[g];
+        if (k >= 0 && s->occupant[s->goal_cell[g]] && s->layer[g] < s->max_empty[k]) count++;
+    }
+    return count;
+}
+
+/* The feature cell of the position on the board now: boxes packed (on goals
+ * and not out of packing order) by the regions of free squares. */
+static int feature_cell(Search *s, int out_of_order_count) {
+    s->region_base = s->area_stamp;
+    int packed = -out_of_order_count;
+    for (int g = 0; g < s->goals; g++)
+        if (s->occupant[s->goal_cell[g]]) packed++;
+    if (packed < 0) packed = 0;
+    int regions = 0;
+    for (int i = 0; i < s->floor_count; i++) {
+        int cell = s->floor_cells[i];
+        if (s->occupant[cell] || s->area[cell] > s->region_base) continue;
+        regions++;
+        uint32_t id = ++s->area_stamp;
+        int head = 0, tail = 0;
+        s->area[cell] = id;
+        s->queue[tail++] = cell;
+        while (head < tail) {
+            int at = s->queue[head++];
+            for (int d = 0; d < 4; d++) {
+                int next = at + s->step[d];
+                if (s->floor[next] && !s->occupant[next] && s->area[next] != id) {
+                    s->area[next] = id;
+                    s->queue[tail++] = next;
+                }
+            }
+        }
+    }
+    s->region_base = s->area_stamp;
+    if (regions >= REGIONS) regions = REGIONS - 1;
+    return packed * REGIONS + regions;
+}
+
+/* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
+ * ``cell``; INF or more is a deadlock. s->rows holds the node's rows. */
+static int64_t child_bound(Search *s, int changed, int cell) {
+    int n = s->boxes;
+    const uint16_t *saved = s->rows[changed];
+    s->rows[changed] = s->dist + (size_t)cell * s->goals;
+    /* The nearest goals, if all different, are the best matching. */
+    s->taken_stamp++;
+    int64_t total = 0;
+    int clash = 0;
+    for (int i = 0; i < n; i++) {
+        int at = s->child_cells[i];
+        int best = s->nearest[at];
+        if (best >= INF) {
+            s->rows[changed] = saved;
+            return INF;
+        }
+        total += best;
+        int goal = s->nearest_goal[at];
+        if (s->goal_taken[goal] == s->taken_stamp) clash = 1;
+        s->goal_taken[goal] = s->taken_stamp;
+    }
+    if (!clash) {
+        s->rows[changed] = saved;
+        return total;
+    }
+    if (!s->duals_ready) {
+        s->rows[changed] = saved;
+        for (int j = 0; j <= n; j++) {
+            s->row_price[j] = 0;
+            s->column_price[j] = 0;
+            s->owner[j] = 0;
+        }
+        for (int i = 1; i <= n; i++) augment(s, i, s->row_price, s->column_price, s->owner);
+        s->duals_total = matching_total(s, s->owner);
+        s->duals_ready = 1;
+        s->rows[changed] = s->dist + (size_t)cell * s->goals;
+    }
+    int64_t result;
+    if (s->duals_total >= INF) {
+        /* The parent has no finite matching to repair: solve afresh. */
+        for (int j = 0; j <= n; j++) {
+            s->row_price2[j] = 0;
+            s->column_price2[j] = 0;
+            s->owner2[j] = 0;
+        }
+        for (int i = 1; i <= n; i++) augment(s, i, s->row_price2, s->column_price2, s->owner2);
+        result = matching_total(s, s->owner2);
+    } else {
+        /* One row changed: one augmenting path repairs the matching. */
+        int row = changed + 1, column = 0;
+        memcpy(s->row_price2, s->row_price, (size_t)(n + 1) * sizeof(int64_t));
+        memcpy(s->column_price2, s->column_price, (size_t)(n + 1) * sizeof(int64_t));
+        memcpy(s->owner2, s->owner, (size_t)(n + 1) * sizeof(int));
+        for (int j = 1; j <= n; j++)
+            if (s->owner2[j] == row) column = j;
+        int64_t cheapest = INT64_MAX;
+        for (int j = 1; j <= n; j++) {
+            int64_t c = cost(s, row, j) - s->column_price2[j];
+            if (c < cheapest) cheapest = c;
+        }
+        s->row_price2[row] = cheapest;
+        if (cost(s, row, column) - s->column_price2[column] == cheapest && cost(s, row, column) < INF) {
+            result = matching_total(s, s->owner2);
+        } else {
+            s->owner2[column] = 0;
+            augment(s, row, s->row_price2, s->column_price2, s->owner2);
+            result = matching_total(s, s->owner2);
+        }
+    }
+    s->rows[changed] = saved;
+    return result < INF ? result : INF;
+}
+
+/* --- the search ----------------------------------------------------------- */
+
+/* The child's sorted box list: ``cells`` with entry ``index`` moved to ``to``. */
+static void moved_cells(Search *s, const uint16_t *cells, int index, int to, uint16_t *out, int *row_of) {
+    int n = s->boxes, k = 0, placed = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == index) continue;
+        if (!placed && to < cells[i]) {
+            out[k] = (uint16_t)to;
+            *row_of = k++;
+            placed = 1;
+        }
+        out[k++] = cells[i];
+    }
+    if (!placed) {
+        out[k] = (uint16_t)to;
+        *row_of = k;
+    }
+}
+
+typedef enum { RUNNING, FOUND, MET, EXHAUSTED, OUT_OF_MEMORY, ERROR } Outcome;
+
+/* Expand the node of ``top``: store and queue its children. A child that is
+ * solved (forwards) ends with FOUND and ``*found``; one that ``other`` (the
+ * search from the other end) has stored ends with MET, ``*found`` and
+ * ``*met`` (the node in ``other``). */
+static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64_t *met) {
+    int n = s->boxes;
+    uint16_t *cells = s->cells;
+    uint16_t *child = s->child_cells;
+    int64_t node = top.node;
+    Head *head = node_head(s, node);
+    /* A reopened node (A*) leaves its old entry behind: skip it. */
+    if (head->closed || top.tie != -head->g) return RUNNING;
+    head->closed = 1;
+    int g = head->g;
+    int player = head->player;
+    memcpy(cells, node_boxes(s, node), (size_t)n * sizeof(uint16_t));
+    uint64_t boxes_hash = head->hash ^ player_mix(s, player);
+    if (s->weight) {
+        /* A* stops when it expands a solved position. */
+        int solved = 1;
+        for (int i = 0; i < n; i++)
+            if (s->goal_of[cells[i]] < 0) solved = 0;
+        if (solved) {
+            *found = node;
+            return FOUND;
+        }
+    }
+    s->expanded++;
+    for (int i = 0; i < n; i++) {
+        s->occupant[cells[i]] = i + 1;
+        s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
+    }
+    s->reach_stamp++;
+    flood(s, player, s->reached, s->reach_stamp);
+    memset(s->movable, 1, (size_t)n);
+    int restrict_ = -1;
+    if (s->corrals && !s->backward) restrict_ = pi_corral(s, cells);
+    s->duals_ready = 0;
+    Outcome outcome = RUNNING;
+    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
+        if (!s->movable[i]) continue;
+        int from = cells[i];
+        for (int d = 0; d < 4; d++) {
+            int to, stand;
+            uint32_t move;
+            if (s->backward) {
+                /* Pull: the player next to the box steps back, drawing it after him. */
+                to = from + s->step[d];
+                stand = to + s->step[d];
+                if (s->reached[to] != s->reach_stamp || !s->floor[stand] || s->occupant[stand]) continue;
+                if (!s->live[to]) continue;
+                move = ((uint32_t)to << 2) | (uint32_t)((d + 2) & 3);
+            } else {
+                to = from + s->step[d];
+                stand = from;
+                if (s->reached[from - s->step[d]] != s->reach_stamp) continue;
+                if (!s->floor[to] || s->occupant[to] || !s->live[to]) continue;
+                move = ((uint32_t)from << 2) | (uint32_t)d;
+            }
+            s->occupant[from] = 0;
+            s->occupant[to] = i + 1;
+            if (!s->backward && freeze_deadlock(s, to)) {
+                s->occupant[to] = 0;
+                s->occupant[from] = i + 1;
+                continue;
+            }
+            int row_of;
+            moved_cells(s, cells, i, to, child, &row_of);
+            int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+            uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
+            hash ^= player_mix(s, child_player);
+            int64_t known = find(s, hash, child_player, child);
+            int child_g = g + 1;
+            int skip = 0;
+            if (known >= 0) {
+                Head *kh = node_head(s, known);
+                if (!s->weight || child_g >= kh->g) skip = 1;
+            }
+            int64_t bound = 0;
+            int cell = 0;
+            if (!skip) {
+                bound = child_bound(s, i, to);
+                if (bound >= INF) {
+                    skip = 1;
+                } else {
+                    int disorder = s->packing || s->features ? out_of_order(s) : 0;
+                    bound += (int64_t)s->packing * disorder;
+                    if (s->features) cell = feature_cell(s, disorder);
+                }
+            }
+            int solved = !skip && !s->backward && bound == 0;
+            s->occupant[to] = 0;
+            s->occupant[from] = i + 1;
+            if (skip) continue;
+            int64_t target;
+            if (known >= 0) {
+                /* A shorter way to a known position (A* only): reopen it. */
+                Head *kh = node_head(s, known);
+                kh->parent = (int32_t)node;
+                kh->move = move;
+                kh->g = child_g;
+                kh->closed = 0;
+                target = known;
+            } else {
+                target = add(s, hash, child_player, child, node, move, child_g);
+                if (target < 0) {
+                    outcome = OUT_OF_MEMORY;
+                    break;
+                }
+                s->generated++;
+            }
+            if (!s->weight && solved) {
+                *found = target;
+                outcome = FOUND;
+                break;
+            }
+            if (other != NULL) {
+                int64_t meeting = find(other, hash, child_player, child);
+                if (meeting >= 0) {
+                    *found = target;
+                    *met = meeting;
+                    outcome = MET;
+                    break;
+                }
+            }
+            int32_t priority = (int32_t)(s->weight * child_g + bound);
+            if (!heap_push(s, cell, priority, -child_g, target)) {
+                outcome = OUT_OF_MEMORY;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    return outcome;
+}
+
+/* The search loop: one search, or two from both ends taking turns (the
+ * forward one, with its corral and freeze pruning, FORWARD_TURNS times for
+ * each backward expansion). */
+#define FORWARD_TURNS 2
+
+static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *found, int64_t *met, int *side) {
+    int64_t turn = 0;
+    while (1) {
+        Search *s = forward, *other = backward;
+        *side = 0;
+        if (backward != NULL && turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS) {
+            s = backward;
+            other = forward;
+            *side = 1;
+        }
+        if (!s->open) return EXHAUSTED;
+        int64_t expanded = forward->expanded + (backward ? backward->expanded : 0);
+        if (s->expanded % CHECK_EVERY == 0) {
+            PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
+            if (answer == NULL) return ERROR;
+            Py_DECREF(answer);
+        }
+        Outcome outcome = expand(s, other, next_entry(s), found, met);
+        if (outcome != RUNNING) return outcome;
+    }
+}
+
+static void release(Search *s) {
+    for (size_t i = 0; i < s->chunk_count; i++) free(s->chunks[i]);
+    free(s->chunks);
+    free(s->table);
+    for (int i = 0; s->heaps != NULL && i < s->heap_count; i++) free(s->heaps[i].data);
+    free(s->heaps);
+    free(s->cycle);
+    free(s->floor_cells);
+    void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group,
+                       s->zobrist, s->occupant, s->reached, s->seen, s->area, s->queue, s->held, s->stuck,
+                       s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
+                       s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
+                       s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
+                       s->fg_boxes, s->fg_owner, s->fg_visit};
+    for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
+}
+
+static int int_list(PyObject *list, int *out, Py_ssize_t length, const char *what) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != length) {
+        PyErr_Format(PyExc_ValueError, "%s: a list of %zd integers is needed", what, length);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        long value = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (value == -1 && PyErr_Occurred()) return 0;
+        out[i] = (int)value;
+    }
+    return 1;
+}
+
+/* One end's targets: (goals, dist, live, layer, group), buffers kept alive by the caller. */
+typedef struct {
+    PyObject *goals, *layer, *group;
+    Py_buffer dist, live;
+    int held_buffers;
+} Targets;
+
+static int parse_targets(PyObject *spec, Targets *t) {
+    memset(t, 0, sizeof *t);
+    if (!PyArg_ParseTuple(spec, "O!y*y*O!O!", &PyList_Type, &t->goals, &t->dist, &t->live, &PyList_Type, &t->layer,
+                          &PyList_Type, &t->group))
+        return 0;
+    t->held_buffers = 1;
+    return 1;
+}
+
+static void release_targets(Targets *t) {
+    if (t->held_buffers) {
+        PyBuffer_Release(&t->dist);
+        PyBuffer_Release(&t->live);
+    }
+}
+
+/* Everything a search needs, sized for the board; 0 with an exception set. */
+static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *t, int weight, int packing,
+                   int corrals, int features, int backward, size_t budget) {
+    int size = (int)floor->len;
+    int n = (int)PyList_GET_SIZE(t->goals);
+    if (t->live.len != size || n < 1 || width < 3 || size > 65535 || t->dist.len != (Py_ssize_t)size * n * 2) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent board");
+        return 0;
+    }
+    s->width = width;
+    s->size = size;
+    s->boxes = s->goals = n;
+    s->step[0] = -1;
+    s->step[1] = -width;
+    s->step[2] = 1;
+    s->step[3] = width;
+    s->floor = floor->buf;
+    s->live = t->live.buf;
+    s->dist = t->dist.buf;
+    s->weight = weight;
+    s->packing = packing;
+    s->corrals = corrals;
+    s->features = features;
+    s->backward = backward;
+    s->budget = budget;
+    s->heap_count = features ? (n + 1) * REGIONS : 1;
+    s->heaps = calloc((size_t)s->heap_count, sizeof(Heap));
+    s->cycle = calloc((size_t)s->heap_count, sizeof(int));
+    s->floor_cells = calloc((size_t)size, sizeof(int));
+    s->dead = calloc((size_t)size, 1);
+    s->goal_cell = calloc((size_t)n, sizeof(int));
+    s->goal_of = calloc((size_t)size, sizeof(int));
+    s->nearest = calloc((size_t)size, sizeof(int));
+    s->nearest_goal = calloc((size_t)size, sizeof(int));
+    s->layer = calloc((size_t)n, sizeof(int));
+    s->group = calloc((size_t)n, sizeof(int));
+    s->zobrist = calloc((size_t)size, sizeof(uint64_t));
+    s->occupant = calloc((size_t)size, sizeof(int));
+    s->reached = calloc((size_t)size, sizeof(uint32_t));
+    s->seen = calloc((size_t)size, sizeof(uint32_t));
+    s->area = calloc((size_t)size, sizeof(uint32_t));
+    s->queue = calloc((size_t)size, sizeof(int));
+    s->held = calloc((size_t)size, 1);
+    s->stuck = calloc((size_t)size, sizeof(int));
+    s->movable = calloc((size_t)n, 1);
+    s->fence = calloc((size_t)n, 1);
+    s->cells = calloc((size_t)n, sizeof(uint16_t));
+    s->child_cells = calloc((size_t)n, sizeof(uint16_t));
+    s->max_empty = calloc((size_t)n, sizeof(int));
+    s->goal_taken = calloc((size_t)n, sizeof(uint32_t));
+    s->row_price = calloc((size_t)n + 1, sizeof(int64_t));
+    s->column_price = calloc((size_t)n + 1, sizeof(int64_t));
+    s->row_price2 = calloc((size_t)n + 1, sizeof(int64_t));
+    s->column_price2 = calloc((size_t)n + 1, sizeof(int64_t));
+    s->slack = calloc((size_t)n + 1, sizeof(int64_t));
+    s->owner = calloc((size_t)n + 1, sizeof(int));
+    s->owner2 = calloc((size_t)n + 1, sizeof(int));
+    s->way = calloc((size_t)n + 1, sizeof(int));
+    s->used = calloc((size_t)n + 1, 1);
+    s->rows = calloc((size_t)n, sizeof(uint16_t *));
+    s->fg_frozen = calloc((size_t)size, 1);
+    s->fg_reach = calloc((size_t)size * (size_t)n, 1);
+    s->fg_boxes = calloc((size_t)n, sizeof(int));
+    s->fg_owner = calloc((size_t)n, sizeof(int));
+    s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
+    if (!s->heaps || !s->cycle || !s->floor_cells || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
+        !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
+        !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
+        !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
+        !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
+        !s->rows || !s->fg_frozen || !s->fg_reach || !s->fg_boxes || !s->fg_owner ||
+        !s->fg_visit) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    if (!int_list(t->goals, s->goal_cell, n, "goals") || !int_list(t->layer, s->layer, n, "layer") ||
+        !int_list(t->group, s->group, n, "group"))
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (s->goal_cell[i] <= 0 || s->goal_cell[i] >= size) {
+            PyErr_SetString(PyExc_ValueError, "a goal lies off the board");
+            return 0;
+        }
+        if (s->group[i] + 1 > s->groups) s->groups = s->group[i] + 1;
+    }
+    /* The board's edge is wall (levels are closed), so a step never leaves it. */
+    const uint8_t *on_floor = floor->buf;
+    for (int c = 0; c < size; c++) {
+        int x = c % width;
+        if (on_floor[c] && (x == 0 || x == width - 1 || c < width || c >= size - width)) {
+            PyErr_SetString(PyExc_ValueError, "floor on the board's edge");
+            return 0;
+        }
+        if (on_floor[c]) s->floor_cells[s->floor_count++] = c;
+    }
+    /* The same Zobrist keys at both ends, so that their hashes compare. */
+    uint64_t seed = 0x243F6A8885A308D3ULL;
+    const uint16_t *dist = t->dist.buf;
+    for (int c = 0; c < size; c++) {
+        s->goal_of[c] = -1;
+        s->dead[c] = on_floor[c] && !s->live[c];
+        seed += 0x9E3779B97F4A7C15ULL; /* splitmix64 */
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        s->zobrist[c] = z ^ (z >> 31);
+        s->nearest[c] = INF;
+        s->nearest_goal[c] = 0;
+        for (int g = 0; g < n; g++) {
+            int d = dist[(size_t)c * n + g];
+            if (d < 65535 && d < s->nearest[c]) {
+                s->nearest[c] = d;
+                s->nearest_goal[c] = g;
+            }
+        }
+    }
+    for (int g = 0; g < n; g++) s->goal_of[s->goal_cell[g]] = g;
+    s->record = (sizeof(Head) + (size_t)n * sizeof(uint16_t) + 7) & ~(size_t)7;
+    s->table_capacity = 1 << 16;
+    s->table = counted_alloc(s, s->table_capacity * sizeof(int32_t));
+    if (s->table == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    memset(s->table, 0xff, s->table_capacity * sizeof(int32_t));
+    return 1;
+}
+
+/* Store and queue a root: the boxes on ``cells`` (sorted here), the player
+ * anywhere in the area of ``player``. 0 when the memory budget is spent. */
+static int add_root(Search *s, uint16_t *cells, int player) {
+    int n = s->boxes;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && cells[j] < cells[j - 1]; j--) {
+            uint16_t swap = cells[j];
+            cells[j] = cells[j - 1];
+            cells[j - 1] = swap;
+        }
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = i + 1;
+    int canonical = flood(s, player, s->seen, ++s->seen_stamp);
+    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    uint64_t hash = 0;
+    for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
+    hash ^= player_mix(s, canonical);
+    if (find(s, hash, canonical, cells) >= 0) return 1;
+    int64_t root = add(s, hash, canonical, cells, -1, 0, 0);
+    return root >= 0 && heap_push(s, 0, 0, 0, root);
+}
+
+/* Append the moves from ``node`` up to its root: a backward search's pushes
+ * in the order they are made, a forward search's reversed. */
+static int append_moves(Search *s, int64_t node, PyObject *list) {
+    for (; node_head(s, node)->parent >= 0; node = node_head(s, node)->parent) {
+        PyObject *code = PyLong_FromUnsignedLong(node_head(s, node)->move);
+        if (code == NULL || PyList_Append(list, code) < 0) {
+            Py_XDECREF(code);
+            return 0;
+        }
+        Py_DECREF(code);
+    }
+    return 1;
+}
+
+static const char search_doc[] =
+    "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
+    "       budget, check) -> (status, pushes, expanded, generated)\n\n"
+    "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
+    "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
+    "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
+    "distances, square by square, one per goal (65535: never), live one byte per square,\n"
+    "layer and group each goal's packing layer and goal room (-1: none). backward, if not\n"
+    "None, is the same for a greedy search by pulls from the solved position (its goals the\n"
+    "start squares, its roots the goals with the player in each area he may finish in);\n"
+    "the two take turns until they meet. packing: the penalty per box filled out of order.\n"
+    "features: one open list per feature cell (boxes packed, free regions), taken in turn.\n"
+    "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
+    "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
+    "LURD), 'exhausted' or 'memory'.";
+
+static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
+    int width, player, weight, packing, corrals, features;
+    Py_buffer floor;
+    PyObject *boxes, *forward_spec, *backward_spec, *check;
+    unsigned long long budget;
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiippKO", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+                          &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check))
+        return NULL;
+    Search forward, backward;
+    Targets forward_targets, backward_targets;
+    memset(&forward, 0, sizeof forward);
+    memset(&backward, 0, sizeof backward);
+    memset(&forward_targets, 0, sizeof forward_targets);
+    memset(&backward_targets, 0, sizeof backward_targets);
+    int two_ends = backward_spec != Py_None;
+    PyObject *result = NULL;
+    uint16_t *start = NULL;
+    if (!parse_targets(forward_spec, &forward_targets)) goto done;
+    if (two_ends && (!PyTuple_Check(backward_spec) || !parse_targets(backward_spec, &backward_targets))) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "backward: a tuple or None");
+        goto done;
+    }
+    size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
+    if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share)) goto done;
+    if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share))
+        goto done;
+    int n = forward.boxes;
+    if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||
+        (two_ends && backward.boxes != n)) {
+        PyErr_SetString(PyExc_ValueError, "the boxes do not match the goals, or the player is off the floor");
+        goto done;
+    }
+    start = calloc((size_t)n, sizeof(uint16_t));
+    int *scratch = calloc((size_t)n, sizeof(int));
+    if (start == NULL || scratch == NULL) {
+        free(scratch);
+        PyErr_NoMemory();
+        goto done;
+    }
+    int ok = int_list(boxes, scratch, n, "boxes");
+    for (int i = 0; ok && i < n; i++) {
+        if (scratch[i] <= 0 || scratch[i] >= forward.size || !forward.floor[scratch[i]]) {
+            PyErr_SetString(PyExc_ValueError, "a box lies off the floor");
+            ok = 0;
+        }
+        start[i] = (uint16_t)scratch[i];
+    }
+    free(scratch);
+    if (!ok) goto done;
+    Outcome outcome = OUT_OF_MEMORY;
+    int roots_stored = add_root(&forward, start, player);
+    if (two_ends && roots_stored) {
+        /* The solved position, with the player in each area he may have
+         * finished in: one root per area of free squares around the goals. */
+        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+        backward.area_stamp++;
+        uint32_t base = backward.area_stamp;
+        for (int k = 0; k < backward.floor_count && roots_stored; k++) {
+            int cell = backward.floor_cells[k];
+            if (backward.occupant[cell] || backward.area[cell] > base) continue;
+            backward.area_stamp++;
+            flood(&backward, cell, backward.area, backward.area_stamp);
+            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+            for (int i = 0; i < n; i++) start[i] = (uint16_t)forward.goal_cell[i];
+            roots_stored = add_root(&backward, start, cell);
+            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+        }
+        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+    }
+    int64_t found = -1, met = -1;
+    int side = 0;
+    if (roots_stored) outcome = run(&forward, two_ends ? &backward : NULL, check, &found, &met, &side);
+    if (outcome == ERROR) goto done;
+    const char *status = outcome == EXHAUSTED ? "exhausted" : outcome == OUT_OF_MEMORY ? "memory" : "solved";
+    PyObject *pushes = PyList_New(0);
+    if (pushes == NULL) goto done;
+    if (outcome == FOUND || outcome == MET) {
+        /* The forward half's pushes up to the meeting, then the backward half's. */
+        int64_t forward_node = side == 0 ? found : met;
+        int64_t backward_node = side == 0 ? met : found;
+        ok = append_moves(&forward, forward_node, pushes) && PyList_Reverse(pushes) == 0;
+        if (ok && outcome == MET) ok = append_moves(&backward, backward_node, pushes);
+        if (!ok) {
+            Py_DECREF(pushes);
+            goto done;
+        }
+    }
+    int64_t expanded = forward.expanded + backward.expanded;
+    int64_t generated = forward.generated + backward.generated;
+    result = Py_BuildValue("(sNLL)", status, pushes, (long long)expanded, (long long)generated);
+done:
+    free(start);
+    release(&forward);
+    release(&backward);
+    release_targets(&forward_targets);
+    release_targets(&backward_targets);
+    PyBuffer_Release(&floor);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS, search_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The Sokoban solver's compiled search core (see core.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

@@ -1,0 +1,126 @@
+"""The bridge to the compiled search core (``_core.c``), and what it needs from a Board.
+
+The core runs the same best-first search over pushes as the pure-Python
+searches, some fifty times faster: profiling the Python solver on the hard
+collections showed nearly all its time in the interpreter (flood fills,
+push generation, the matching repair), not in any one slow idea. The core is
+built by the normal install (``pip install -e .``, setuptools and the
+system's C compiler); where it could not be built, ``AVAILABLE`` is false
+and the solver runs in pure Python as before. Either way the engine stays
+the rule authority: the core's pushes become a LURD string that the caller
+replays.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from types import ModuleType
+from typing import Final
+
+from .board import INF, Board, bits
+from .packing import PackingOrder
+
+_core: ModuleType | None
+try:
+    from . import _core  # type: ignore[attr-defined,no-redef,unused-ignore]
+except ImportError:  # not built here: the pure-Python searches do the work
+    _core = None
+
+AVAILABLE: Final = _core is not None
+
+# How the core ended: a solution, no solution at all, or its memory budget spent.
+SOLVED: Final = "solved"
+EXHAUSTED: Final = "exhausted"
+MEMORY: Final = "memory"
+
+# The core keeps distances in 16 bits; this one means "never".
+NEVER: Final = 0xFFFF
+
+
+class CoreBoard:
+    """A Board flattened into the buffers the core reads, built once per level."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.floor = _squares(board, board.floor)
+        order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+        self.forward = _targets(board, list(board.goals), board.dist, board.live, order)
+        self._backward: Targets | None = None
+
+    @property
+    def backward(self) -> Targets:
+        """The targets of a search by pulls: the start squares, from the solved position."""
+        if self._backward is None:
+            board = self.board
+            dist, reachable = board.start_distances()
+            order = PackingOrder(board, board.start_boxes, board.start_player, pulls=False)
+            # A box never needs to stand where it could not reach a goal.
+            live = reachable & board.live
+            self._backward = _targets(board, list(bits(board.start_boxes)), dist, live, order)
+        return self._backward
+
+
+# (goals, distances, live squares, packing layer and goal room per goal), as the core takes them.
+Targets = tuple[list[int], bytes, bytes, list[int], list[int]]
+
+
+def _squares(board: Board, mask: int) -> bytes:
+    return bytes((mask >> cell) & 1 for cell in range(board.size))
+
+
+def _targets(
+    board: Board, goals: list[int], dist: list[tuple[int, ...]], live: int, order: PackingOrder
+) -> Targets:
+    distances = array("H", [NEVER] * (board.size * len(goals)))
+    for cell in board.cells:
+        for index, pushes in enumerate(dist[cell]):
+            if pushes < INF:
+                distances[cell * len(goals) + index] = min(pushes, NEVER - 1)
+    layer = [order.layer.get(goal, 0) for goal in goals]
+    group = [-1] * len(goals)
+    for room, squares in enumerate(order.groups):
+        for index, goal in enumerate(goals):
+            if (squares >> goal) & 1:
+                group[index] = room
+    return goals, distances.tobytes(), _squares(board, live), layer, group
+
+
+def search(
+    core_board: CoreBoard,
+    *,
+    weight: int,
+    packing: int,
+    corrals: bool,
+    features: bool = False,
+    backward: bool = False,
+    memory_bytes: int,
+    check: Callable[[int], object],
+) -> tuple[str, list[int], int, int]:
+    """Run the core: (status, push codes, expanded, generated).
+
+    ``weight`` 1 is A* (push-optimal), 0 greedy; ``packing`` the penalty per
+    box filled out of packing order (0 keeps the bound admissible);
+    ``features``: take turns between feature cells; ``backward``: a greedy
+    search by pulls from the solved position takes turns with the forward
+    one until they meet (see _core.c). ``check(expanded)`` is called now and
+    then; whatever it raises stops the search and comes out of this call.
+    """
+    if _core is None:
+        raise RuntimeError("the compiled search core is not built")
+    board = core_board.board
+    status, codes, expanded, generated = _core.search(
+        board.width,
+        core_board.floor,
+        list(bits(board.start_boxes)),
+        board.start_player,
+        core_board.forward,
+        core_board.backward if backward else None,
+        weight,
+        packing,
+        corrals,
+        features,
+        max(0, memory_bytes),
+        check,
+    )
+    return str(status), list(codes), int(expanded), int(generated)

@@ -1,0 +1,162 @@
+"""The compiled search core, and the pure-Python fallback the solver uses without it."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from games.engines.sokoban import MICROBAN, core, load_levels, parse_level, solver
+from games.engines.sokoban.board import Board
+from games.engines.sokoban.engine import replay
+from games.engines.sokoban.solver import MEMORY_LIMIT, SOLVED, UNSOLVABLE, solve, to_lurd
+
+SHARED = Path(__file__).parents[2].parent / "shared" / "data" / "sokoban"
+LEVELS = load_levels(MICROBAN)
+
+
+def optima() -> dict[int, int]:
+    with (SHARED / "microban_push_optimal.tsv").open(encoding="utf-8", newline="") as handle:
+        return {int(row["level"]): int(row["pushes"]) for row in csv.DictReader(handle, delimiter="\t")}
+
+
+def run_core(
+    level_text_or_index: str | int, weight: int, memory: int = 1 << 28, both_ends: bool = False
+) -> tuple[Board, str, list[int]]:
+    level = (
+        LEVELS[level_text_or_index]
+        if isinstance(level_text_or_index, int)
+        else parse_level(level_text_or_index)
+    )
+    board = Board(level)
+    status, codes, expanded, _ = core.search(
+        core.CoreBoard(board),
+        weight=weight,
+        packing=0 if weight else 3,
+        corrals=True,
+        features=both_ends,
+        backward=both_ends,
+        memory_bytes=memory,
+        check=lambda expanded: None,
+    )
+    assert expanded >= 0
+    return board, status, codes
+
+
+needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is not built here")
+
+
+def test_the_install_builds_the_compiled_core() -> None:
+    # The build is optional so that an install never fails for it; a machine
+    # with a C compiler (this one, CI) must have it, or the solver is slow.
+    assert core.AVAILABLE
+
+
+@needs_core
+def test_the_cores_astar_finds_the_known_optima() -> None:
+    known = optima()
+    for number in range(1, 41):
+        board, status, codes = run_core(number - 1, weight=1)
+        assert status == core.SOLVED
+        assert len(codes) == known[number], f"level {number}"
+        assert replay(LEVELS[number - 1], to_lurd(board, codes)).solved
+
+
+@needs_core
+def test_the_cores_greedy_search_answers_replay_to_solved_states() -> None:
+    for index in range(0, 155, 7):
+        board, status, codes = run_core(index, weight=0)
+        assert status == core.SOLVED, f"level {index + 1}"
+        assert replay(LEVELS[index], to_lurd(board, codes)).solved
+
+
+@needs_core
+def test_the_cores_search_from_both_ends_joins_its_halves_into_solutions() -> None:
+    # Microban 155 has boxes on goals sealed away from the player: the
+    # backward half must start from each area the player can finish in.
+    for index in [*range(3, 155, 9), 154]:
+        board, status, codes = run_core(index, weight=0, both_ends=True)
+        assert status == core.SOLVED, f"level {index + 1}"
+        assert replay(LEVELS[index], to_lurd(board, codes)).solved
+
+
+@needs_core
+def test_a_sokhard_level_the_forward_search_misses_falls_to_both_ends() -> None:
+    level = load_levels(SHARED / "SokHard.xsb")[16]
+    board = Board(level)
+    status, codes, _, _ = core.search(
+        core.CoreBoard(board),
+        weight=0,
+        packing=3,
+        corrals=True,
+        features=True,
+        backward=True,
+        memory_bytes=1 << 30,
+        check=lambda expanded: None,
+    )
+    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+
+
+@needs_core
+@pytest.mark.parametrize("weight", [0, 1])
+def test_the_core_proves_a_level_unsolvable_by_running_out_of_positions(weight: int) -> None:
+    # Each box alone could reach a goal, but not both: the middle one blocks the way.
+    text = "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"
+    assert run_core(text, weight)[1] == core.EXHAUSTED
+    if not weight:
+        assert run_core(text, weight, both_ends=True)[1] == core.EXHAUSTED
+
+
+@needs_core
+def test_the_core_stops_for_memory_and_says_so() -> None:
+    assert run_core(92, weight=1, memory=300_000)[1] == core.MEMORY
+
+
+@needs_core
+def test_what_the_check_raises_stops_the_core() -> None:
+    class Enough(Exception):
+        pass
+
+    def check(expanded: int) -> None:
+        if expanded > 2000:
+            raise Enough
+
+    board = Board(LEVELS[92])
+    with pytest.raises(Enough):
+        core.search(
+            core.CoreBoard(board), weight=1, packing=0, corrals=True, memory_bytes=1 << 30, check=check
+        )
+
+
+@needs_core
+def test_best_hands_a_level_the_python_search_cannot_finish_to_the_core() -> None:
+    # Microban 93 is beyond the pure-Python searches' first second.
+    result = solve(LEVELS[92], "best", time_limit=30)
+    assert result.status == SOLVED
+    assert replay(LEVELS[92], result.solution).solved
+
+
+def test_a_solve_that_passes_its_memory_limit_says_so() -> None:
+    result = solve(LEVELS[92], "best", time_limit=30, memory_limit_mb=1)
+    assert result.status == MEMORY_LIMIT
+
+
+def test_without_the_core_best_runs_in_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "AVAILABLE", False)
+    monkeypatch.setattr(core, "_core", None)
+    known = optima()
+    for number in (1, 2, 6, 10):
+        result = solve(LEVELS[number - 1], "best", time_limit=10)
+        assert result.status == SOLVED and result.optimal and result.pushes == known[number]
+    assert solve("########\n#@ $$ .#\n#    ###\n##.#####\n########\n", "best").status == UNSOLVABLE
+    with pytest.raises(RuntimeError, match="not built"):
+        core.search(
+            core.CoreBoard(Board(LEVELS[0])),
+            weight=1,
+            packing=0,
+            corrals=True,
+            memory_bytes=1 << 20,
+            check=lambda expanded: None,
+        )
+    assert solver.core.AVAILABLE is False
