@@ -274,6 +274,19 @@ class Sokoban(Engine[SokobanState, Action]):
     def split_moves(self, text: str) -> list[str] | None:
         return [letter for letter in text if not letter.isspace()]
 
+    def analyse(self, state: SokobanState, seconds: float) -> JSON | None:
+        """Whether the position can still be solved, and the pushes left to the nearest
+        solution the solver finds within ``seconds`` (proved the fewest when ``optimal``)."""
+        from .solver import UNSOLVABLE, solve
+
+        if state.solved:
+            return {"solvable": True, "pushes_left": 0, "optimal": True}
+        here = replace(state.level, player=state.player, boxes=state.boxes)
+        found = solve(here, "best", time_limit=max(seconds, 0.05), memory_limit_mb=512)
+        if found.solved:
+            return {"solvable": True, "pushes_left": found.pushes, "optimal": found.optimal}
+        return {"solvable": False if found.status == UNSOLVABLE else None}
+
     def serialize(self, state: SokobanState) -> JSON:
         return {
             "level": state.level.to_xsb(title=False),
