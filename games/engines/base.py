@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from .words import Words, either, term, words
+
 JSON = dict[str, Any]
 
 WIN = "win"
@@ -30,9 +32,19 @@ DRAW = "draw"
 
 
 class EngineError(Exception):
-    """Base of every error an engine raises; ``code`` is the API error code."""
+    """Base of every error an engine raises; ``code`` is the API error code.
+
+    Its message is ``words`` (games/engines/words.py), so that it can be shown
+    to a player in their language; ``message`` gives it back as raised.
+    """
 
     code: ClassVar[str] = "engine_error"
+
+    @property
+    def message(self) -> str:
+        """The message as raised: ``Words`` where the engine wrote words, else its text."""
+        first = self.args[0] if len(self.args) == 1 else None
+        return first if isinstance(first, str) else str(self)
 
 
 class BadNotation(EngineError):
@@ -80,6 +92,7 @@ class Outcome:
     """
 
     results: tuple[str, ...]
+    # Words (games/engines/words.py) where the engine wrote them.
     reason: str
     # Final scores where the game keeps them (Manhattan); empty otherwise.
     scores: tuple[int, ...] = ()
@@ -93,6 +106,8 @@ class Outcome:
 
     def to_json(self) -> JSON:
         data: JSON = {"results": list(self.results), "places": list(self.places), "reason": self.reason}
+        if isinstance(self.reason, Words):
+            data["reason_words"] = self.reason.to_json()
         if self.scores:
             data["scores"] = list(self.scores)
         return data
@@ -117,18 +132,22 @@ class OptionSpec:
     def check(self, value: Any) -> Any:
         # bool is a subclass of int: refuse True where a number is wanted.
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise BadOptions(f"option {self.name!r} must be a whole number")
+            raise BadOptions(words("option %(option)r must be a whole number", option=self.name))
         if self.kind is str and not isinstance(value, str):
-            raise BadOptions(f"option {self.name!r} must be a string")
+            raise BadOptions(words("option %(option)r must be a string", option=self.name))
         if self.kind is bool and not isinstance(value, bool):
-            raise BadOptions(f"option {self.name!r} must be true or false")
+            raise BadOptions(words("option %(option)r must be true or false", option=self.name))
         if self.choices and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise BadOptions(f"option {self.name!r} must be one of: {allowed}")
+            raise BadOptions(words("option %(option)r must be one of: %(choices)s", option=self.name, choices=allowed))
         if self.minimum is not None and value < self.minimum:
-            raise BadOptions(f"option {self.name!r} must be at least {self.minimum}")
+            raise BadOptions(
+                words("option %(option)r must be at least %(minimum)s", option=self.name, minimum=self.minimum)
+            )
         if self.maximum is not None and value > self.maximum:
-            raise BadOptions(f"option {self.name!r} must be at most {self.maximum}")
+            raise BadOptions(
+                words("option %(option)r must be at most %(maximum)s", option=self.name, maximum=self.maximum)
+            )
         return value
 
     def to_json(self) -> JSON:
@@ -164,7 +183,11 @@ def random_bot(engine: Engine[Any, Any], state: Any, seat: int, rng: random.Rand
 
 @dataclass(frozen=True)
 class BotLevel:
-    """A level of computer player a room may seat: its name, a line for players, its bot."""
+    """A level of computer player a room may seat: its name, a line for players, its bot.
+
+    The name is an identifier that players also read: marked with
+    ``term("AI level", ...)``; the description with ``words``.
+    """
 
     name: str
     description: str
@@ -174,7 +197,7 @@ class BotLevel:
         return {"name": self.name, "description": self.description}
 
 
-RANDOM_LEVEL = BotLevel("random", "plays any legal move at random", random_bot)
+RANDOM_LEVEL = BotLevel(term("AI level", "random"), words("plays any legal move at random"), random_bot)
 
 
 @dataclass(frozen=True)
@@ -217,7 +240,7 @@ class Engine(ABC, Generic[S, A]):
             "players",
             int,
             self.min_players,
-            "number of seats",
+            words("number of seats"),
             minimum=self.min_players,
             maximum=self.max_players,
             choices=self.player_counts,
@@ -234,15 +257,23 @@ class Engine(ABC, Generic[S, A]):
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise BadOptions("options must be an object")
+            raise BadOptions(words("options must be an object"))
         specs = {spec.name: spec for spec in self.catalogue().options}
         players = options.get("players")
         if self.player_counts and type(players) is int and players not in self.player_counts:
-            counts = " or ".join(str(n) for n in self.player_counts)
-            raise BadOptions(f"{self.name} is played by {counts} players, not {players}")
+            raise BadOptions(
+                words(
+                    "%(game)s is played by %(counts)s players, not %(players)s",
+                    game=self.name,
+                    counts=either(self.player_counts),
+                    players=players,
+                )
+            )
         unknown = sorted(set(options) - set(specs))
         if unknown:
-            raise BadOptions(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
+            raise BadOptions(
+                words("unknown option(s) for %(game)s: %(options)s", game=self.name, options=", ".join(unknown))
+            )
         result = {
             name: spec.check(options[name]) if name in options else spec.default
             for name, spec in specs.items()
@@ -291,7 +322,7 @@ class Engine(ABC, Generic[S, A]):
         """The canonical notation of ``action`` (``parse(format(a)) == a``)."""
 
     def describe(self, state: S, seat: int, action: A) -> str:
-        """The move in words for a game log; ``state`` is the position before it."""
+        """The move in words for a game log (``words``); ``state`` is the position before it."""
         return self.format(state, action)
 
     # --- serialisation and views -----------------------------------------
@@ -389,11 +420,11 @@ class Engine(ABC, Generic[S, A]):
         """A uniformly random legal action (timeouts and the `random` bot use it)."""
         actions = self.legal_actions(state, seat)
         if not actions:
-            raise IllegalMove("no legal move for this seat")
+            raise IllegalMove(words("no legal move for this seat"))
         return rng.choice(actions)
 
     def resign(self, state: S, seat: int, players: int) -> Outcome:
         """The outcome when ``seat`` resigns: it loses and everyone else wins (sharing first place)."""
         results = tuple(LOSS if s == seat else WIN for s in range(players))
-        return Outcome(results, f"seat {seat} resigned")
+        return Outcome(results, words("seat %(seat)s resigned", seat=seat))
 

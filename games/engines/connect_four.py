@@ -32,6 +32,7 @@ from .base import (
     OptionSpec,
     Outcome,
 )
+from .words import term, words
 
 Cell = tuple[int, int]  # (column, row), 0-based, row 0 at the bottom
 
@@ -66,18 +67,18 @@ class ConnectFourState:
 
 class ConnectFour(Engine[ConnectFourState, int]):
     slug = "connect-four"
-    name = "Connect Four"
+    name = words("Connect Four")
     min_players = 2
     max_players = 2
     option_specs = (
-        OptionSpec("columns", int, 7, "board width", minimum=4, maximum=12),
-        OptionSpec("rows", int, 6, "board height", minimum=4, maximum=12),
-        OptionSpec("connect", int, 4, "discs in a row to win", minimum=3, maximum=6),
+        OptionSpec("columns", int, 7, words("board width"), minimum=4, maximum=12),
+        OptionSpec("rows", int, 6, words("board height"), minimum=4, maximum=12),
+        OptionSpec("connect", int, 4, words("discs in a row to win"), minimum=3, maximum=6),
     )
 
     def check_options(self, options: JSON) -> None:
         if options["connect"] > max(options["columns"], options["rows"]):
-            raise BadOptions("a line of that length does not fit on the board")
+            raise BadOptions(words("a line of that length does not fit on the board"))
 
     def analyse(self, state: ConnectFourState, seconds: float) -> JSON | None:
         """The exact score of each column for the player to move, where the solver finds it in time.
@@ -133,18 +134,18 @@ class ConnectFour(Engine[ConnectFourState, int]):
         return (
             *super().bot_levels(),
             BotLevel(
-                "easy",
-                "takes a win and blocks a threat when it sees one, often misses diagonals, never plans ahead",
+                term("AI level", "easy"),
+                words("takes a win and blocks a threat when it sees one, often misses diagonals, never plans ahead"),
                 easy_bot,
             ),
             BotLevel(
-                "medium",
-                "sees most threats and looks one reply ahead, but walks into traps set further away",
+                term("AI level", "medium"),
+                words("sees most threats and looks one reply ahead, but walks into traps set further away"),
                 medium_bot,
             ),
             BotLevel(
-                "perfect",
-                "plays a best move from its opening book or an exact solve, else a deep search",
+                term("AI level", "perfect"),
+                words("plays a best move from its opening book or an exact solve, else a deep search"),
                 perfect_bot,
             ),
         )
@@ -163,13 +164,15 @@ class ConnectFour(Engine[ConnectFourState, int]):
 
     def apply(self, state: ConnectFourState, seat: int, action: int) -> ConnectFourState:
         if state.over:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(words("the game is over"))
         if self.to_move(state) != (seat,):
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove(words("it is not your turn"))
         if not 0 <= action < state.columns:
-            raise IllegalMove(f"there is no column {action + 1}; columns are 1..{state.columns}")
+            raise IllegalMove(
+                words("there is no column %(column)s; columns are 1..%(columns)s", column=action + 1, columns=state.columns)
+            )
         if len(state.board[action]) == state.rows:
-            raise IllegalMove(f"column {action + 1} is full")
+            raise IllegalMove(words("column %(column)s is full", column=action + 1))
         board = list(state.board)
         board[action] = (*board[action], seat)
         after = ConnectFourState(
@@ -185,9 +188,9 @@ class ConnectFour(Engine[ConnectFourState, int]):
     def outcome(self, state: ConnectFourState) -> Outcome | None:
         if state.winner is not None:
             results = tuple(WIN if s == state.winner else LOSS for s in range(2))
-            return Outcome(results, f"{state.connect} in a row")
+            return Outcome(results, words("%(connect)s in a row", connect=state.connect))
         if state.full:
-            return Outcome((DRAW, DRAW), "the board is full")
+            return Outcome((DRAW, DRAW), words("the board is full"))
         return None
 
     def parse(self, state: ConnectFourState, text: str) -> int:
@@ -195,7 +198,7 @@ class ConnectFour(Engine[ConnectFourState, int]):
         # Bounded before int(): Python refuses to convert over 4,300 digits.
         if not stripped.isdigit() or not stripped.isascii() or len(stripped) > 3:
             raise BadNotation(
-                f"a move is a column number 1..{state.columns}, not {text!r}"
+                words("a move is a column number 1..%(columns)s, not %(text)r", columns=state.columns, text=text)
             )
         return int(stripped) - 1
 
@@ -213,7 +216,7 @@ class ConnectFour(Engine[ConnectFourState, int]):
         return [digit for digit in text if not digit.isspace()]
 
     def describe(self, state: ConnectFourState, seat: int, action: int) -> str:
-        return f"dropped a disc in column {action + 1}"
+        return words("dropped a disc in column %(column)s", column=action + 1)
 
     def serialize(self, state: ConnectFourState) -> JSON:
         return {

@@ -48,6 +48,7 @@ from .base import (
     IllegalMove,
     Outcome,
 )
+from .words import words
 
 SIZE = 5
 COLUMNS = "abcde"
@@ -71,14 +72,14 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
     "nw": (-1, 1),
 }
 DIRECTION_WORDS = {
-    "n": "north",
-    "ne": "north-east",
-    "e": "east",
-    "se": "south-east",
-    "s": "south",
-    "sw": "south-west",
-    "w": "west",
-    "nw": "north-west",
+    "n": words("north"),
+    "ne": words("north-east"),
+    "e": words("east"),
+    "se": words("south-east"),
+    "s": words("south"),
+    "sw": words("south-west"),
+    "w": words("west"),
+    "nw": words("north-west"),
 }
 # The bear is trapped when these four neighbours are all blocked.
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -100,7 +101,7 @@ def parse_square(text: str) -> Square:
         or name[1] not in "123456789"
         or not 1 <= int(name[1]) <= SIZE
     ):
-        raise BadNotation(f"there is no square {text!r}; squares are a1..e5")
+        raise BadNotation(words("there is no square %(text)r; squares are a1..e5", text=text))
     return COLUMNS.index(name[0]), int(name[1]) - 1
 
 
@@ -245,10 +246,11 @@ def _destinations(position: Position) -> dict[EskimoMove, Square]:
 def _blocker(position: Position, square: Square) -> str:
     """What stands on ``square``, in words, for an IllegalMove message."""
     if square == position.bear:
-        return f"the bear is on {square_name(square)}"
+        return words("the bear is on %(square)s", square=square_name(square))
     owner = 0 if square in position.pieces[0] else 1
-    whose = "your piece" if owner == position.player else "a piece of your opponent"
-    return f"{whose} is on {square_name(square)}"
+    if owner == position.player:
+        return words("your piece is on %(square)s", square=square_name(square))
+    return words("a piece of your opponent is on %(square)s", square=square_name(square))
 
 
 def _destination(position: Position, move: EskimoMove) -> Square:
@@ -260,29 +262,35 @@ def _destination(position: Position, move: EskimoMove) -> Square:
     occupied = position.occupied()
     first = step(origin, direction)
     if origin == position.bear:
+        if position.cooldown == 1:
+            raise IllegalMove(words("the bear cannot move for 1 more turn, this one included"))
         if position.cooldown:
-            turns = "turn" if position.cooldown == 1 else "turns"
             raise IllegalMove(
-                f"the bear cannot move for {position.cooldown} more {turns}, this one included"
+                words("the bear cannot move for %(turns)s more turns, this one included", turns=position.cooldown)
             )
         if not on_board(first):
-            raise IllegalMove(f"the bear cannot move {way}: it is at the edge of the board")
+            raise IllegalMove(words("the bear cannot move %(way)s: it is at the edge of the board", way=way))
         if first in occupied:
             raise IllegalMove(
-                f"the bear cannot move {way}: {_blocker(position, first)}"
+                words("the bear cannot move %(way)s: %(blocker)s", way=way, blocker=_blocker(position, first))
             )
         return first
     if origin in position.pieces[1 - position.player]:
-        raise IllegalMove(f"{name} is not your piece")
+        raise IllegalMove(words("%(square)s is not your piece", square=name))
     if origin not in position.pieces[position.player]:
-        raise IllegalMove(f"there is nothing on {name} to move")
+        raise IllegalMove(words("there is nothing on %(square)s to move", square=name))
     if not on_board(first):
         raise IllegalMove(
-            f"the piece on {name} cannot slide {way}: it is at the edge of the board"
+            words("the piece on %(square)s cannot slide %(way)s: it is at the edge of the board", square=name, way=way)
         )
     if first in occupied:
         raise IllegalMove(
-            f"the piece on {name} cannot slide {way}: it is blocked ({_blocker(position, first)})"
+            words(
+                "the piece on %(square)s cannot slide %(way)s: it is blocked (%(blocker)s)",
+                square=name,
+                way=way,
+                blocker=_blocker(position, first),
+            )
         )
     end = _slide_end(occupied, origin, direction)
     assert end is not None
@@ -307,7 +315,7 @@ def _after(position: Position, move: EskimoMove, end: Square | None) -> Position
 
 class Eskimo(Engine[EskimoState, EskimoMove]):
     slug = "eskimo"
-    name = "Eskimo"
+    name = words("Eskimo")
     min_players = 2
     max_players = 2
 
@@ -333,22 +341,22 @@ class Eskimo(Engine[EskimoState, EskimoMove]):
 
     def apply(self, state: EskimoState, seat: int, action: EskimoMove) -> EskimoState:
         if state.over:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(words("the game is over"))
         position = state.position
         if seat != position.player:
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove(words("it is not your turn"))
         end: Square | None = None
         if action.is_pass:
             legal = _destinations(position)
             if legal:
                 raise IllegalMove(
-                    f"you may pass only when you have no legal move; you have {len(legal)}"
+                    words("you may pass only when you have no legal move; you have %(count)s", count=len(legal))
                 )
         else:
             if action.origin is None or not on_board(action.origin):
-                raise IllegalMove("that square is not on the board")
+                raise IllegalMove(words("that square is not on the board"))
             if action.direction not in DIRECTIONS:
-                raise IllegalMove(f"there is no direction {action.direction!r}")
+                raise IllegalMove(words("there is no direction %(direction)r", direction=action.direction))
             end = _destination(position, action)
         after = _after(position, action, end)
         history = (*state.history, position)
@@ -356,15 +364,15 @@ class Eskimo(Engine[EskimoState, EskimoMove]):
         if after.bear_trapped():
             return EskimoState(after, history, moves, winner=seat)
         if history.count(after) + 1 >= REPETITIONS_FOR_DRAW:
-            return EskimoState(after, history, moves, draw="the same position for the third time")
+            return EskimoState(after, history, moves, draw=words("the same position for the third time"))
         if len(moves) >= TURN_LIMIT:
-            return EskimoState(after, history, moves, draw=f"{TURN_LIMIT} turns without a win")
+            return EskimoState(after, history, moves, draw=words("%(turns)s turns without a win", turns=TURN_LIMIT))
         return EskimoState(after, history, moves)
 
     def outcome(self, state: EskimoState) -> Outcome | None:
         if state.winner is not None:
             results = tuple(WIN if s == state.winner else LOSS for s in range(2))
-            return Outcome(results, "the bear is trapped")
+            return Outcome(results, words("the bear is trapped"))
         if state.draw:
             return Outcome((DRAW, DRAW), state.draw)
         return None
@@ -376,13 +384,17 @@ class Eskimo(Engine[EskimoState, EskimoMove]):
         match = _MOVE_PATTERN.fullmatch(stripped)
         if match is None:
             raise BadNotation(
-                f"a move is a square, a dash and a direction (c1-ne), or 'pass'; not {text!r}"
+                words("a move is a square, a dash and a direction (c1-ne), or 'pass'; not %(text)r", text=text)
             )
         column, row, direction = match.groups()
         origin = parse_square(column + row)
         if direction not in DIRECTIONS:
             raise BadNotation(
-                f"there is no direction {direction!r}; directions are {' '.join(DIRECTIONS)}"
+                words(
+                    "there is no direction %(direction)r; directions are %(directions)s",
+                    direction=direction,
+                    directions=" ".join(DIRECTIONS),
+                )
             )
         return EskimoMove(origin, direction)
 
@@ -393,18 +405,25 @@ class Eskimo(Engine[EskimoState, EskimoMove]):
 
     def describe(self, state: EskimoState, seat: int, action: EskimoMove) -> str:
         if action.origin is None:
-            return "passed: no legal move"
+            return words("passed: no legal move")
         position = state.position
         end = _destination(position, action)
         way = DIRECTION_WORDS[action.direction]
         start, finish = square_name(action.origin), square_name(end)
+        trapped = _after(position, action, end).bear_trapped()
         if action.origin == position.bear:
-            words = f"moved the bear {way} from {start} to {finish}"
-        else:
-            words = f"slid a piece {way} from {start} to {finish}"
-        if _after(position, action, end).bear_trapped():
-            words += " and trapped the bear"
-        return words
+            if trapped:
+                return words(
+                    "moved the bear %(way)s from %(start)s to %(finish)s and trapped the bear",
+                    way=way, start=start, finish=finish,
+                )
+            return words("moved the bear %(way)s from %(start)s to %(finish)s", way=way, start=start, finish=finish)
+        if trapped:
+            return words(
+                "slid a piece %(way)s from %(start)s to %(finish)s and trapped the bear",
+                way=way, start=start, finish=finish,
+            )
+        return words("slid a piece %(way)s from %(start)s to %(finish)s", way=way, start=start, finish=finish)
 
     def serialize(self, state: EskimoState) -> JSON:
         start = state.start

@@ -96,9 +96,10 @@ from .base import (
     Outcome,
     places_by,
 )
+from .words import Words, term, words
 
 SOUTH, WEST, NORTH, EAST = 0, 1, 2, 3
-DIRECTIONS = ("South", "West", "North", "East")  # also the clockwise order of play
+DIRECTIONS = (words("South"), words("West"), words("North"), words("East"))  # also the clockwise order of play
 
 PLAYERS = 4
 ROUNDS = 4
@@ -113,9 +114,9 @@ MAX_STOREYS = len(STOCK)
 
 # Sites named as seen from South, indexed [row][column].
 SITE_NAMES = (
-    ("north-west", "north", "north-east"),
-    ("west", "centre", "east"),
-    ("south-west", "south", "south-east"),
+    (words("north-west"), words("north"), words("north-east")),
+    (words("west"), words("centre"), words("east")),
+    (words("south-west"), words("south"), words("south-east")),
 )
 
 PICK, BUILD, OVER = "pick", "build", "over"
@@ -325,7 +326,7 @@ _DISCARD_TEXT = re.compile(r"discard:([0-9]+)")
 
 class Manhattan(Engine[ManhattanState, Action]):
     slug = "manhattan"
-    name = "Manhattan"
+    name = words("Manhattan")
     min_players = PLAYERS
     max_players = PLAYERS
     # The original game gave each turn a time limit, then played a random move.
@@ -336,13 +337,17 @@ class Manhattan(Engine[ManhattanState, Action]):
 
         return (
             *super().bot_levels(),
-            BotLevel("greedy", "builds where its score goes up most right now", greedy_bot),
-            BotLevel("strong", "picks big pieces and looks two turns ahead over sampled hands", strong_bot),
+            BotLevel(term("AI level", "greedy"), words("builds where its score goes up most right now"), greedy_bot),
+            BotLevel(
+                term("AI level", "strong"),
+                words("picks big pieces and looks two turns ahead over sampled hands"),
+                strong_bot,
+            ),
         )
 
     def initial_state(self, players: int, options: JSON, seed: int) -> ManhattanState:
         if players != PLAYERS:
-            raise BadOptions("Manhattan is played by exactly 4 players")
+            raise BadOptions(words("Manhattan is played by exactly 4 players"))
         draw = random.Random(f"{seed}:seats")
         directions = [SOUTH, WEST, NORTH, EAST]
         draw.shuffle(directions)
@@ -406,35 +411,42 @@ class Manhattan(Engine[ManhattanState, Action]):
 
     def apply(self, state: ManhattanState, seat: int, action: Action) -> ManhattanState:
         if state.phase == OVER:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(words("the game is over"))
         if seat != state.turn:
             who = DIRECTIONS[state.directions[state.turn]]
-            raise IllegalMove(f"it is not your turn: {who} is to move")
+            raise IllegalMove(words("it is not your turn: %(player)s is to move", player=who))
         if isinstance(action, Pick):
             return self._apply_pick(state, seat, action)
         if isinstance(action, Place):
             return self._apply_place(state, seat, action)
         if isinstance(action, Discard):
             return self._apply_discard(state, seat, action)
-        raise IllegalMove("that is not a Manhattan move")
+        raise IllegalMove(words("that is not a Manhattan move"))
 
     def _apply_pick(self, state: ManhattanState, seat: int, action: Pick) -> ManhattanState:
         if state.phase != PICK:
-            raise IllegalMove("the pieces for this round are picked: play a card now")
+            raise IllegalMove(words("the pieces for this round are picked: play a card now"))
         if len(action.storeys) != PIECES_PER_ROUND:
             raise IllegalMove(
-                f"pick six pieces, not {len(action.storeys)} (for example pick:111234)"
+                words("pick six pieces, not %(count)s (for example %(example)s)", count=len(action.storeys),
+                      example="pick:111234")
             )
         stock = list(state.stock[seat])
         for storeys in action.storeys:
             if not 1 <= storeys <= MAX_STOREYS:
-                raise IllegalMove(f"there are no {storeys}-storey pieces: pieces have 1 to 4 storeys")
+                raise IllegalMove(
+                    words("there are no %(storeys)s-storey pieces: pieces have 1 to 4 storeys", storeys=storeys)
+                )
         for storeys in range(1, MAX_STOREYS + 1):
             wanted = action.storeys.count(storeys)
             if wanted > stock[storeys - 1]:
                 raise IllegalMove(
-                    f"you have only {stock[storeys - 1]} {storeys}-storey piece(s) left to pick,"
-                    f" not {wanted}"
+                    words(
+                        "you have only %(left)s %(storeys)s-storey piece(s) left to pick, not %(wanted)s",
+                        left=stock[storeys - 1],
+                        storeys=storeys,
+                        wanted=wanted,
+                    )
                 )
             stock[storeys - 1] -= wanted
         text = self.describe(state, seat, action)
@@ -451,24 +463,26 @@ class Manhattan(Engine[ManhattanState, Action]):
 
     def _check_card(self, state: ManhattanState, card: int) -> None:
         if state.phase != BUILD:
-            raise IllegalMove(f"pick your six pieces for round {state.round} first")
+            raise IllegalMove(words("pick your six pieces for round %(round)s first", round=state.round))
         if not 1 <= card <= SITES_PER_CITY:
-            raise IllegalMove(f"there is no card position {card}: positions are 1..9")
+            raise IllegalMove(words("there is no card position %(card)s: positions are 1..9", card=card))
 
     def _apply_place(self, state: ManhattanState, seat: int, action: Place) -> ManhattanState:
         self._check_card(state, action.card)
         if not 1 <= action.city <= CITIES:
-            raise IllegalMove(f"city {action.city} does not exist: cities are 1..6")
+            raise IllegalMove(words("city %(city)s does not exist: cities are 1..6", city=action.city))
         if not 1 <= action.storeys <= MAX_STOREYS:
             raise IllegalMove(
-                f"there are no {action.storeys}-storey pieces: pieces have 1 to 4 storeys"
+                words("there are no %(storeys)s-storey pieces: pieces have 1 to 4 storeys", storeys=action.storeys)
             )
         if action.card not in state.hands[seat]:
-            raise IllegalMove(f"card {action.card} is not in your hand")
+            raise IllegalMove(words("card %(card)s is not in your hand", card=action.card))
         if action.storeys not in state.picked[seat]:
             raise IllegalMove(
-                f"you did not pick a {action.storeys}-storey piece"
-                " (or you have placed it already this round)"
+                words(
+                    "you did not pick a %(storeys)s-storey piece (or you have placed it already this round)",
+                    storeys=action.storeys,
+                )
             )
         row, column = card_site(state.directions[seat], action.card)
         at = site_index(action.city, row, column)
@@ -478,9 +492,13 @@ class Manhattan(Engine[ManhattanState, Action]):
                 (i for i in range(PLAYERS) if i != seat), key=lambda i: site.storeys[i]
             )
             raise IllegalMove(
-                f"{DIRECTIONS[state.directions[seat]]} would have fewer storeys than"
-                f" {DIRECTIONS[state.directions[rival]]} in that building"
-                f" ({site.storeys[seat] + action.storeys} against {site.storeys[rival]})"
+                words(
+                    "%(player)s would have fewer storeys than %(rival)s in that building (%(mine)s against %(theirs)s)",
+                    player=DIRECTIONS[state.directions[seat]],
+                    rival=DIRECTIONS[state.directions[rival]],
+                    mine=site.storeys[seat] + action.storeys,
+                    theirs=site.storeys[rival],
+                )
             )
         storeys = list(site.storeys)
         storeys[seat] += action.storeys
@@ -499,12 +517,14 @@ class Manhattan(Engine[ManhattanState, Action]):
     def _apply_discard(self, state: ManhattanState, seat: int, action: Discard) -> ManhattanState:
         self._check_card(state, action.card)
         if action.card not in state.hands[seat]:
-            raise IllegalMove(f"card {action.card} is not in your hand")
+            raise IllegalMove(words("card %(card)s is not in your hand", card=action.card))
         if self._can_place(state, seat):
             example = self.format(state, self._placements(state, seat)[0])
             raise IllegalMove(
-                f"you can still build (for example {example}): discard only when no card,"
-                " city and piece can be placed"
+                words(
+                    "you can still build (for example %(example)s): discard only when no card, city and piece can be placed",
+                    example=example,
+                )
             )
         smallest = min(state.picked[seat])
         text = self.describe(state, seat, action)
@@ -593,17 +613,23 @@ class Manhattan(Engine[ManhattanState, Action]):
         best = max(ranks.values())
         winners = [seat for seat in range(PLAYERS) if ranks[seat] == best]
         results = tuple(WIN if seat in winners else LOSS for seat in range(PLAYERS))
-        names = " and ".join(DIRECTIONS[state.directions[seat]] for seat in winners)
         top = best[0]
         rivals = [seat for seat in range(PLAYERS) if state.scores[seat] == top and seat not in winners]
         if len(winners) > 1:
-            reason = f"{names} share the win with {top} points"
-        elif not rivals:
-            reason = f"{names} wins with {top} points"
-        elif best[1] > max(ranks[seat][1] for seat in rivals):
-            reason = f"{names} wins the tie on {top} points with the tallest building"
+            reason = words("%(players)s share the win with %(points)s points", players=_and(
+                [DIRECTIONS[state.directions[seat]] for seat in winners]), points=top)
         else:
-            reason = f"{names} wins the tie on {top} points with the most buildings"
+            player = DIRECTIONS[state.directions[winners[0]]]
+            if not rivals:
+                reason = words("%(player)s wins with %(points)s points", player=player, points=top)
+            elif best[1] > max(ranks[seat][1] for seat in rivals):
+                reason = words(
+                    "%(player)s wins the tie on %(points)s points with the tallest building", player=player, points=top
+                )
+            else:
+                reason = words(
+                    "%(player)s wins the tie on %(points)s points with the most buildings", player=player, points=top
+                )
         # Every seat is placed by the same order as the winner: score, then
         # tallest building, then buildings owned; seats equal on all three tie.
         places = places_by(tuple(-key for key in ranks[seat]) for seat in range(PLAYERS))
@@ -624,8 +650,14 @@ class Manhattan(Engine[ManhattanState, Action]):
         if match:
             return Discard(int(match.group(1)))
         raise BadNotation(
-            f"{text!r} is not a Manhattan move: write pick:111234 (six pieces by storeys),"
-            " 5@3/2 (card 5, city 3, a 2-storey piece) or discard:5"
+            words(
+                "%(text)r is not a Manhattan move: write %(pick)s (six pieces by storeys),"
+                " %(place)s (card 5, city 3, a 2-storey piece) or %(discard)s",
+                text=text,
+                pick="pick:111234",
+                place="5@3/2",
+                discard="discard:5",
+            )
         )
 
     def format(self, state: ManhattanState, action: Action) -> str:
@@ -638,23 +670,38 @@ class Manhattan(Engine[ManhattanState, Action]):
     def describe(self, state: ManhattanState, seat: int, action: Action) -> str:
         who = DIRECTIONS[state.directions[seat]]
         if isinstance(action, Pick):
-            return f"{who} picked " + ",".join(str(storeys) for storeys in action.storeys)
+            return words(
+                "%(player)s picked %(pieces)s", player=who, pieces=",".join(str(storeys) for storeys in action.storeys)
+            )
         if isinstance(action, Discard):
             smallest = min(state.picked[seat]) if state.picked[seat] else 0
-            return (
-                f"{who} could not build anywhere, discarded card {action.card}"
-                f" and lost a {smallest}-storey piece"
+            return words(
+                "%(player)s could not build anywhere, discarded card %(card)s and lost a %(storeys)s-storey piece",
+                player=who,
+                card=action.card,
+                storeys=smallest,
             )
         row, column = card_site(state.directions[seat], action.card)
-        words = (
-            f"{who} built a {action.storeys}-storey piece on city {action.city},"
-            f" {SITE_NAMES[row][column]} site"
-        )
+        site = SITE_NAMES[row][column]
         if 1 <= action.city <= CITIES:
             owner = state.board[site_index(action.city, row, column)].owner
             if owner is not None and owner != seat:
-                words += f", taking the building from {DIRECTIONS[state.directions[owner]]}"
-        return words
+                return words(
+                    "%(player)s built a %(storeys)s-storey piece on city %(city)s, %(site)s site,"
+                    " taking the building from %(rival)s",
+                    player=who,
+                    storeys=action.storeys,
+                    city=action.city,
+                    site=site,
+                    rival=DIRECTIONS[state.directions[owner]],
+                )
+        return words(
+            "%(player)s built a %(storeys)s-storey piece on city %(city)s, %(site)s site",
+            player=who,
+            storeys=action.storeys,
+            city=action.city,
+            site=site,
+        )
 
     # --- serialisation and views -----------------------------------------
 
@@ -675,7 +722,8 @@ class Manhattan(Engine[ManhattanState, Action]):
             "round_points": [list(points) for points in state.round_points],
             "played": list(state.played),
             "lost": [list(pieces) for pieces in state.lost],
-            "last": None if state.last is None else list(state.last),
+            # The last move's words go along (as template and args) so a page can say them in any language.
+            "last": None if state.last is None else [*state.last, *_words_json(state.last[2])],
         }
 
     def deserialize(self, data: JSON) -> ManhattanState:
@@ -702,7 +750,7 @@ class Manhattan(Engine[ManhattanState, Action]):
             round_points=tuple(ints(points) for points in data["round_points"]),
             played=ints(data["played"]),
             lost=tuple(ints(pieces) for pieces in data["lost"]),
-            last=None if last is None else (int(last[0]), str(last[1]), str(last[2])),
+            last=None if last is None else (int(last[0]), str(last[1]), _last_words(last)),
         )
 
     def view(self, state: ManhattanState, seat: int | None) -> JSON:
@@ -765,9 +813,7 @@ class Manhattan(Engine[ManhattanState, Action]):
             # How many cards of each position 1..9 were played or discarded this
             # round: public, and what a player needs to reason about unseen cards.
             "cards_played": played,
-            "last_move": None
-            if state.last is None
-            else {"seat": state.last[0], "notation": state.last[1], "text": state.last[2]},
+            "last_move": None if state.last is None else _last_move(state.last),
             "after_rounds": after_rounds,
         }
         if seat is not None:
@@ -788,3 +834,36 @@ class Manhattan(Engine[ManhattanState, Action]):
         if outcome is not None:
             view["outcome"] = outcome.to_json()
         return view
+
+
+def _and(names: list[Words]) -> Words:
+    """``South and North`` (``South, West and North``): the seats that share a win."""
+    if len(names) == 1:
+        return names[0]
+    return words("%(players)s and %(last)s", players=_comma(names[:-1]), last=names[-1])
+
+
+def _comma(names: list[Words]) -> Words:
+    if len(names) == 1:
+        return names[0]
+    return words("%(first)s, %(rest)s", first=names[0], rest=_comma(names[1:]))
+
+
+def _last_move(last: tuple[int, str, str]) -> JSON:
+    seat, notation, text = last
+    move: JSON = {"seat": seat, "notation": notation, "text": text}
+    if isinstance(text, Words):
+        move["words"] = text.to_json()
+    return move
+
+
+def _words_json(text: str) -> list[JSON]:
+    """The words of a log line as template and args, where it has them (none: plain text)."""
+    return [text.to_json()] if isinstance(text, Words) else []
+
+
+def _last_words(last: list[object]) -> str:
+    """The last move's text from a serialised state: its words where they were kept."""
+    if len(last) > 3 and isinstance(last[3], dict):
+        return Words.from_json(last[3])
+    return str(last[2])

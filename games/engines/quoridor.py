@@ -58,6 +58,7 @@ from .base import (
     IllegalMove,
     Outcome,
 )
+from .words import words
 
 SIZE = 9
 COLUMNS = "abcdefghi"
@@ -204,7 +205,15 @@ def _start_and_goal(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (e1, a5, e9, i5), (top, COLUMN_MASKS[SIZE - 1], bottom, COLUMN_MASKS[0])
 
 
-GOAL_NAMES = {2: ("row 9", "row 1"), 4: ("row 9", "column i", "row 1", "column a")}
+GOAL_NAMES = {
+    2: (words("row %(row)s", row=9), words("row %(row)s", row=1)),
+    4: (
+        words("row %(row)s", row=9),
+        words("column %(column)s", column="i"),
+        words("row %(row)s", row=1),
+        words("column %(column)s", column="a"),
+    ),
+}
 
 
 def square_name(square: int) -> str:
@@ -470,18 +479,18 @@ _GOALS = {n: _start_and_goal(n)[1] for n in (2, 4)}
 
 def _parse_square(text: str) -> int:
     if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "123456789":
-        raise BadNotation(f"{text!r} is not a square: columns a..i, rows 1..9")
+        raise BadNotation(words("%(text)r is not a square: columns a..i, rows 1..9", text=text))
     return (int(text[1]) - 1) * SIZE + COLUMNS.index(text[0])
 
 
 def _parse_fence(text: str) -> int:
     """The slot of a fence written like ``e3h``; BadNotation if it is off the board."""
     if len(text) != 3 or text[2] not in "hv":
-        raise BadNotation(f"{text!r} is not a fence: a square a1..h8 then h or v")
+        raise BadNotation(words("%(text)r is not a fence: a square a1..h8 then h or v", text=text))
     square = _parse_square(text[:2])
     c, r = square % SIZE, square // SIZE
     if c == SIZE - 1 or r == SIZE - 1:
-        raise BadNotation(f"fence {text} would stick out of the board")
+        raise BadNotation(words("fence %(fence)s would stick out of the board", fence=text))
     return _slot(text[2] == "h", c, r)
 
 
@@ -545,14 +554,14 @@ _NOTATION = re.compile(r"([a-i])([1-9])([hv]?)")
 def parse_action(text: str) -> Action:
     """The action written as ``text``; the notation does not depend on the position."""
     if not isinstance(text, str):
-        raise BadNotation("a move is text such as e2, e3h, e3v or pass")
+        raise BadNotation(words("a move is text such as e2, e3h, e3v or pass"))
     cleaned = text.strip().lower()
     if cleaned == "pass":
         return PASS
     match = _NOTATION.fullmatch(cleaned)
     if not match:
         raise BadNotation(
-            f"{text!r} is not a Quoridor move: write a square (e2), a fence (e3h, e3v) or pass"
+            words("%(text)r is not a Quoridor move: write a square (e2), a fence (e3h, e3v) or pass", text=text)
         )
     column, row, orientation = match.groups()
     square = (int(row) - 1) * SIZE + COLUMNS.index(column)
@@ -565,14 +574,14 @@ def parse_action(text: str) -> Action:
 
 class Quoridor(Engine[QuoridorState, Action]):
     slug = "quoridor"
-    name = "Quoridor"
+    name = words("Quoridor")
     min_players = 2
     max_players = 4
     player_counts = (2, 4)
 
     def initial_state(self, players: int, options: JSON, seed: int) -> QuoridorState:
         if players not in FENCES_PER_PLAYER:
-            raise BadOptions("Quoridor is played by 2 or 4 players, not 3")
+            raise BadOptions(words("Quoridor is played by 2 or 4 players, not 3"))
         return position(players)
 
     def to_move(self, state: QuoridorState) -> tuple[int, ...]:
@@ -588,11 +597,11 @@ class Quoridor(Engine[QuoridorState, Action]):
 
     def apply(self, state: QuoridorState, seat: int, action: Action) -> QuoridorState:
         if state.over:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(words("the game is over"))
         if seat != state.turn:
-            raise IllegalMove(f"it is not your turn: {seat_name(state.turn)} is to move")
+            raise IllegalMove(words("it is not your turn: %(pawn)s is to move", pawn=seat_name(state.turn)))
         if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalMove(f"{action!r} is not a Quoridor move")
+            raise IllegalMove(words("%(action)r is not a Quoridor move", action=action))
         pawns = state.pawns
         fences = state.fences
         fences_left = state.fences_left
@@ -611,17 +620,19 @@ class Quoridor(Engine[QuoridorState, Action]):
             history = ()
         elif FENCE_H <= action < PASS:
             raise IllegalMove(
-                f"fence {self.format(state, action)} would stick out of the board: "
-                "its corner square must be in a1..h8"
+                words(
+                    "fence %(fence)s would stick out of the board: its corner square must be in a1..h8",
+                    fence=self.format(state, action),
+                )
             )
         elif action == PASS:
             if _pawn_moves(fences, pawns, seat):
-                raise IllegalMove("you may pass only when you cannot move: your pawn can move")
+                raise IllegalMove(words("you may pass only when you cannot move: your pawn can move"))
             if fences_left[seat] and _legal_fence_slots(fences, pawns, state.goals):
-                raise IllegalMove("you may pass only when you cannot move: place a fence")
+                raise IllegalMove(words("you may pass only when you cannot move: place a fence"))
             history = state.history
         else:
-            raise IllegalMove(f"{action!r} is not a Quoridor move")
+            raise IllegalMove(words("%(action)r is not a Quoridor move", action=action))
         turn = (seat + 1) % state.players
         return _make_state(
             state.players,
@@ -636,20 +647,21 @@ class Quoridor(Engine[QuoridorState, Action]):
     def _why_not_fence(self, state: QuoridorState, seat: int, slot: int) -> str | None:
         name = fence_name(slot)
         if not state.fences_left[seat]:
-            return "you have no fences left: move your pawn"
+            return words("you have no fences left: move your pawn")
         fences = state.fences
         if fences.mask >> slot & 1:
-            return f"there is already a fence at {name}"
+            return words("there is already a fence at %(fence)s", fence=name)
         clash = fences.mask & FENCE_CONFLICTS[slot]
         if clash:
             other = (clash & -clash).bit_length() - 1
-            crossing = (other < VERTICAL) != (slot < VERTICAL)
-            verb = "crosses" if crossing else "overlaps"
-            return f"fence {name} {verb} fence {fence_name(other)}"
+            if (other < VERTICAL) != (slot < VERTICAL):
+                return words("fence %(fence)s crosses fence %(other)s", fence=name, other=fence_name(other))
+            return words("fence %(fence)s overlaps fence %(other)s", fence=name, other=fence_name(other))
         victim = _cuts_off(fences, slot, state.pawns, state.goals)
+        if victim == seat:
+            return words("fence %(fence)s would cut you off from your goal", fence=name)
         if victim >= 0:
-            who = "you" if victim == seat else seat_name(victim)
-            return f"fence {name} would cut {who} off from {'your' if victim == seat else 'its'} goal"
+            return words("fence %(fence)s would cut %(pawn)s off from its goal", fence=name, pawn=seat_name(victim))
         return None
 
     def _why_not_step(self, state: QuoridorState, seat: int, target: int) -> str:
@@ -657,9 +669,9 @@ class Quoridor(Engine[QuoridorState, Action]):
         there = square_name(target)
         owner = {square: s for s, square in enumerate(state.pawns)}
         if target == here:
-            return f"your pawn is already on {there}"
+            return words("your pawn is already on %(square)s", square=there)
         if target in owner:
-            return f"{there} is taken by {seat_name(owner[target])}'s pawn"
+            return words("%(square)s is taken by %(pawn)s's pawn", square=there, pawn=seat_name(owner[target]))
         fences = state.fences
         dc = target % SIZE - here % SIZE
         dr = target // SIZE - here // SIZE
@@ -671,25 +683,27 @@ class Quoridor(Engine[QuoridorState, Action]):
             return bool(fences.open(direction) >> square & 1)
 
         if abs(dc) + abs(dr) == 1:
-            return f"a fence blocks the step from {square_name(here)} to {there}"
+            return words("a fence blocks the step from %(start)s to %(square)s", start=square_name(here), square=there)
         if (dc == 0 or dr == 0) and abs(dc + dr) in (2, 3):
             direction = direction_of((dc > 0) - (dc < 0), (dr > 0) - (dr < 0))
             step = STEP[direction]
             near = here + step
             if near not in owner:
-                return (
-                    f"{there} is out of reach: a pawn steps one square, "
-                    "or jumps over a pawn it faces"
+                return words(
+                    "%(square)s is out of reach: a pawn steps one square, or jumps over a pawn it faces", square=there
                 )
             if abs(dc + dr) == 3:
                 if near + step in owner:
-                    return "cannot jump over two pawns"
-                return f"{there} is out of reach: a jump goes over one pawn only"
+                    return words("cannot jump over two pawns")
+                return words("%(square)s is out of reach: a jump goes over one pawn only", square=there)
             if not open_step(here, direction):
-                return f"a fence blocks the way from {square_name(here)} to {square_name(near)}"
-            return (
-                f"cannot jump over {seat_name(owner[near])}'s pawn: "
-                f"a fence is behind it on {square_name(near)}"
+                return words(
+                    "a fence blocks the way from %(start)s to %(square)s", start=square_name(here), square=square_name(near)
+                )
+            return words(
+                "cannot jump over %(pawn)s's pawn: a fence is behind it on %(square)s",
+                pawn=seat_name(owner[near]),
+                square=square_name(near),
             )
         if abs(dc) == 1 and abs(dr) == 1:
             reasons = []
@@ -698,26 +712,35 @@ class Quoridor(Engine[QuoridorState, Action]):
                 near = here + STEP[direction]
                 if near not in owner:
                     continue
-                met = f"{seat_name(owner[near])}'s pawn"
+                met = seat_name(owner[near])
                 if not open_step(here, direction):
-                    reasons.append(f"a fence stands between you and {met}")
+                    reasons.append(words("a fence stands between you and %(pawn)s's pawn", pawn=met))
                     continue
                 behind_open = open_step(near, direction)
                 if behind_open and near + STEP[direction] not in owner:
                     reasons.append(
-                        f"you may step diagonally around {met} only when a fence, "
-                        "the board edge or a third pawn is behind it; jump straight over it"
+                        words(
+                            "you may step diagonally around %(pawn)s's pawn only when a fence, "
+                            "the board edge or a third pawn is behind it; jump straight over it",
+                            pawn=met,
+                        )
                     )
                     continue
                 reasons.append(
-                    f"a fence blocks the diagonal step from {square_name(near)} to {there}"
+                    words(
+                        "a fence blocks the diagonal step from %(start)s to %(square)s",
+                        start=square_name(near),
+                        square=there,
+                    )
                 )
             if reasons:
                 return reasons[0]
-            return f"{there} is out of reach: a pawn moves diagonally only around a pawn it faces"
-        return (
-            f"{there} is out of reach: a pawn steps one square orthogonally, "
-            "or jumps over a pawn it faces"
+            return words(
+                "%(square)s is out of reach: a pawn moves diagonally only around a pawn it faces", square=there
+            )
+        return words(
+            "%(square)s is out of reach: a pawn steps one square orthogonally, or jumps over a pawn it faces",
+            square=there,
         )
 
     def analyse(self, state: QuoridorState, seconds: float) -> JSON | None:
@@ -733,9 +756,9 @@ class Quoridor(Engine[QuoridorState, Action]):
             winner = state.winner
             results = tuple(WIN if s == winner else LOSS for s in range(state.players))
             goal = GOAL_NAMES[state.players][winner]
-            return Outcome(results, f"{seat_name(winner)} reached {goal}")
+            return Outcome(results, words("%(pawn)s reached %(goal)s", pawn=seat_name(winner), goal=goal))
         if state.drawn:
-            return Outcome((DRAW,) * state.players, "the same position occurred three times")
+            return Outcome((DRAW,) * state.players, words("the same position occurred three times"))
         return None
 
     # --- notation --------------------------------------------------------------
@@ -757,13 +780,13 @@ class Quoridor(Engine[QuoridorState, Action]):
     def describe(self, state: QuoridorState, seat: int, action: Action) -> str:
         text = self.format(state, action)
         if action == PASS:
-            return "passed: no legal move"
+            return words("passed: no legal move")
         if action >= FENCE_H:
-            return f"placed a fence at {text}"
+            return words("placed a fence at %(fence)s", fence=text)
         here = state.pawns[seat]
         if abs(action % SIZE - here % SIZE) + abs(action // SIZE - here // SIZE) > 1:
-            return f"jumped to {text}"
-        return f"moved to {text}"
+            return words("jumped to %(square)s", square=text)
+        return words("moved to %(square)s", square=text)
 
     # --- serialisation and views ----------------------------------------------------
 
@@ -781,7 +804,7 @@ class Quoridor(Engine[QuoridorState, Action]):
     def deserialize(self, data: JSON) -> QuoridorState:
         players = int(data["players"])
         if players not in FENCES_PER_PLAYER:
-            raise BadOptions("Quoridor is played by 2 or 4 players, not 3")
+            raise BadOptions(words("Quoridor is played by 2 or 4 players, not 3"))
         pawns = tuple(_parse_square(p) for p in data["pawns"])
         fences = Fences.empty()
         for text in data["fences"]:

@@ -40,13 +40,19 @@ from ..base import (
     OptionSpec,
     Outcome,
 )
+from ..words import words
 from .levels import Cell, Level, LevelError, parse_level
 
 # David W. Skinner's Microban, level 1 (see levels/README.md).
 DEFAULT_LEVEL: Final = "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\n"
 
 DIRECTIONS: Final[dict[str, Cell]] = {"l": (-1, 0), "u": (0, -1), "r": (1, 0), "d": (0, 1)}
-DIRECTION_WORDS: Final = {"l": "left", "u": "up", "r": "right", "d": "down"}
+DIRECTION_WORDS: Final = {"l": words("left"), "u": words("up"), "r": words("right"), "d": words("down")}
+# A move in words, for the game log: one sentence each, so each says it well in every language.
+STEPPED: Final = {"l": words("stepped left"), "u": words("stepped up"), "r": words("stepped right"),
+                  "d": words("stepped down")}
+PUSHED: Final = {"l": words("pushed a box left"), "u": words("pushed a box up"), "r": words("pushed a box right"),
+                 "d": words("pushed a box down")}
 OPPOSITE: Final = {"l": "r", "r": "l", "u": "d", "d": "u"}
 UNDO: Final = "undo"
 RESET: Final = "reset"
@@ -103,11 +109,11 @@ def move(state: SokobanState, direction: str) -> SokobanState:
         target = (x + dx, y + dy)
         word = DIRECTION_WORDS[direction]
         if target in state.level.walls:
-            raise IllegalMove(f"there is a wall to the {word}")
+            raise IllegalMove(words("there is a wall to the %(way)s", way=word))
         beyond = (x + 2 * dx, y + 2 * dy)
         if beyond in state.boxes:
-            raise IllegalMove(f"two boxes in a row to the {word} cannot be pushed")
-        raise IllegalMove(f"the box to the {word} is against a wall")
+            raise IllegalMove(words("two boxes in a row to the %(way)s cannot be pushed", way=word))
+        raise IllegalMove(words("the box to the %(way)s is against a wall", way=word))
     target, pushes = result
     boxes = state.boxes
     if pushes:
@@ -127,7 +133,7 @@ def move(state: SokobanState, direction: str) -> SokobanState:
 def undo(state: SokobanState) -> SokobanState:
     """Take back the last step or push; the counters stay (the original's rule)."""
     if not state.path:
-        raise IllegalMove("there is nothing to undo: this is the level's start")
+        raise IllegalMove(words("there is nothing to undo: this is the level's start"))
     letter = state.path[-1]
     dx, dy = DIRECTIONS[letter.lower()]
     x, y = state.player
@@ -150,42 +156,52 @@ def replay(level: Level, lurd: str) -> SokobanState:
         direction = letter.lower()
         if direction not in DIRECTIONS:
             raise BadNotation(
-                f"letter {index + 1} is {letter!r}; a LURD string uses only l u r d L U R D"
+                words(
+                    "letter %(index)s is %(letter)r; a LURD string uses only l u r d L U R D",
+                    index=index + 1,
+                    letter=letter,
+                )
             )
         if letter.isupper():
             found = state.step(direction)
             if found is not None and not found[1]:
                 raise IllegalMove(
-                    f"letter {index + 1} ({letter}) should push, but there is no box to push"
+                    words(
+                        "letter %(index)s (%(letter)s) should push, but there is no box to push",
+                        index=index + 1,
+                        letter=letter,
+                    )
                 )
         try:
             state = move(state, direction)
         except IllegalMove as error:
-            raise IllegalMove(f"letter {index + 1} ({letter}): {error}") from None
+            raise IllegalMove(
+                words("letter %(index)s (%(letter)s): %(why)s", index=index + 1, letter=letter, why=error.message)
+            ) from None
     return state
 
 
 class Sokoban(Engine[SokobanState, Action]):
     slug = "sokoban"
-    name = "Sokoban"
+    name = words("Sokoban")
     min_players = 1
     max_players = 1
     option_specs = (
-        OptionSpec("level", str, DEFAULT_LEVEL, "the level, as XSB text"),
-        OptionSpec("title", str, "", "the level's name, for display"),
+        OptionSpec("level", str, DEFAULT_LEVEL, words("the level, as XSB text")),
+        OptionSpec("title", str, "", words("the level's name, for display")),
     )
 
     def check_options(self, options: JSON) -> None:
         try:
             parse_level(options["level"])
         except LevelError as error:
-            raise BadOptions(f"option 'level': {error}") from None
+            raise BadOptions(words("option 'level': %(error)s", error=str(error))) from None
 
     def initial_state(self, players: int, options: JSON, seed: int) -> SokobanState:
         try:
             level = parse_level(options.get("level", DEFAULT_LEVEL))
         except LevelError as error:
-            raise BadOptions(f"option 'level': {error}") from None
+            raise BadOptions(words("option 'level': %(error)s", error=str(error))) from None
         return start_state(level, options.get("title", ""))
 
     def to_move(self, state: SokobanState) -> tuple[int, ...]:
@@ -203,21 +219,21 @@ class Sokoban(Engine[SokobanState, Action]):
 
     def apply(self, state: SokobanState, seat: int, action: Action) -> SokobanState:
         if state.solved:
-            raise IllegalMove("the level is solved; the game is over")
+            raise IllegalMove(words("the level is solved; the game is over"))
         if seat != 0:
-            raise IllegalMove("Sokoban has one player, seat 0")
+            raise IllegalMove(words("Sokoban has one player, seat 0"))
         if action == UNDO:
             return undo(state)
         if action == RESET:
             if state.at_start:
-                raise IllegalMove("the level is already at its start")
+                raise IllegalMove(words("the level is already at its start"))
             return start_state(state.level, state.title)
         if action not in DIRECTIONS:
-            raise IllegalMove(f"unknown action {action!r}")
+            raise IllegalMove(words("unknown action %(action)r", action=action))
         return move(state, action)
 
     def outcome(self, state: SokobanState) -> Outcome | None:
-        return Outcome((WIN,), "solved") if state.solved else None
+        return Outcome((WIN,), words("solved")) if state.solved else None
 
     def parse(self, state: SokobanState, text: str) -> Action:
         word = text.strip() if isinstance(text, str) else ""
@@ -225,15 +241,19 @@ class Sokoban(Engine[SokobanState, Action]):
             return word.lower()
         if len(word) != 1 or word.lower() not in DIRECTIONS:
             raise BadNotation(
-                f"a move is one of l u r d (L U R D for a push), undo or reset; not {text!r}"
+                words("a move is one of l u r d (L U R D for a push), undo or reset; not %(text)r", text=text)
             )
         direction = word.lower()
         if word.isupper():
             found = state.step(direction)
             if found is not None and not found[1]:
                 raise IllegalMove(
-                    f"{word} is a push, but there is no box to the {DIRECTION_WORDS[direction]};"
-                    f" step with {direction}"
+                    words(
+                        "%(move)s is a push, but there is no box to the %(way)s; step with %(step)s",
+                        move=word,
+                        way=DIRECTION_WORDS[direction],
+                        step=direction,
+                    )
                 )
         return direction
 
@@ -245,14 +265,13 @@ class Sokoban(Engine[SokobanState, Action]):
 
     def describe(self, state: SokobanState, seat: int, action: Action) -> str:
         if action == UNDO:
-            return "took back a move"
+            return words("took back a move")
         if action == RESET:
-            return "started the level again"
-        word = DIRECTION_WORDS.get(action, action)
-        found = state.step(action) if action in DIRECTIONS else None
-        if found is not None and found[1]:
-            return f"pushed a box {word}"
-        return f"stepped {word}"
+            return words("started the level again")
+        if action not in DIRECTIONS:
+            return action
+        found = state.step(action)
+        return PUSHED[action] if found is not None and found[1] else STEPPED[action]
 
     def join_moves(self, moves: Sequence[str]) -> str | None:
         """The LURD string the moves leave, as Sokoban solutions are written: an
@@ -300,7 +319,7 @@ class Sokoban(Engine[SokobanState, Action]):
         try:
             level = parse_level(data["level"])
         except LevelError as error:
-            raise BadOptions(f"stored level: {error}") from None
+            raise BadOptions(words("stored level: %(error)s", error=str(error))) from None
         state = replay(level, data["path"])
         return replace(
             state, moves=int(data["moves"]), pushes=int(data["pushes"]), title=data.get("title", "")
