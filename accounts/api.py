@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, body
 from core.errors import Invalid
+from games.engines.words import words
 
 from . import serializers as s
 from . import services
@@ -21,7 +22,7 @@ def _credentials(request: Request) -> tuple[str, str]:
     data = body(request)
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
-        raise Invalid("invalid", "username and password are required")
+        raise Invalid("invalid", words("username and password are required"))
     return username, password
 
 
@@ -47,7 +48,7 @@ class Login(APIView):
         username, password = _credentials(request)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
-            raise Invalid("invalid_credentials", "wrong username or password")
+            raise Invalid("invalid_credentials", words("wrong username or password"))
         token = services.token_for(user=user)
         return Response({"token": token.key, "username": user.username})
 
@@ -78,7 +79,8 @@ class Me(APIView):
     @extend_schema(
         request=s.MeIn,
         responses={200: s.MeOut, **ERRORS},
-        description="Settings: display_name, and preferences volume (0-100) and default_turn_seconds.",
+        description="Settings: display_name, and preferences volume (0-100), default_turn_seconds and language "
+        "(\"en\" or \"ko\"; it wins over the browser's; null: the browser's again).",
     )
     def patch(self, request: Request) -> Response:
         data = body(request)

@@ -30,4 +30,4 @@ class MeOut(serializers.Serializer):  # type: ignore[misc]
 
 class MeIn(serializers.Serializer):  # type: ignore[misc]
     display_name = serializers.CharField(required=False, max_length=40)
-    preferences = serializers.JSONField(required=False, help_text="volume 0-100, default_turn_seconds")
+    preferences = serializers.JSONField(required=False, help_text="volume 0-100, default_turn_seconds, language (en, ko or null)")

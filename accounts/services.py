@@ -6,9 +6,12 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.functional import lazy
 from rest_framework.authtoken.models import Token
 
 from core.errors import Conflict, Invalid
+from core.i18n import languages
+from games.engines.words import words
 
 from .models import User
 
@@ -18,20 +21,24 @@ USERNAME_MAX = 30
 def user_register(*, username: str, password: str) -> tuple[User, Token]:
     username = (username or "").strip()
     if not username:
-        raise Invalid("invalid", "username is required")
+        raise Invalid("invalid", words("username is required"))
     # ASCII only: case-insensitive uniqueness then means the same on SQLite
     # (whose LIKE folds only ASCII) as on PostgreSQL. Display names may be any text.
     if len(username) > USERNAME_MAX or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in username):
         raise Invalid(
             "invalid",
-            f"a username is 1..{USERNAME_MAX} letters a-z, digits, '_', '-' or '.' (set any name as display name)",
+            words(
+                "a username is 1..%(maximum)s letters a-z, digits, '_', '-' or '.' (set any name as display name)",
+                maximum=USERNAME_MAX,
+            ),
         )
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict("username_taken", f"the username {username!r} is taken")
+        raise Conflict("username_taken", words("the username %(username)r is taken", username=username))
     try:
         validate_password(password)
     except DjangoValidationError as error:
-        raise Invalid("invalid", " ".join(error.messages)) from error
+        # Django's own words for why, put in the reader's language when shown.
+        raise Invalid("invalid", _joined_lazy(error)) from error
     # Hash before the transaction: the hash takes a good part of a second of
     # CPU on purpose, and on SQLite a transaction holds the one write lock
     # for everyone (a burst of sign-ups used to time out behind it).
@@ -42,12 +49,19 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
             user.save()
             token = Token.objects.create(user=user)
     except IntegrityError as error:  # two registrations of one name at once
-        raise Conflict("username_taken", f"the username {username!r} is taken") from error
+        raise Conflict("username_taken", words("the username %(username)r is taken", username=username)) from error
     except OperationalError as error:  # SQLite's lock wait ran out under a burst
         if "locked" not in str(error).lower():
             raise
-        raise Conflict("busy", "the server is busy; retry in a moment") from error
+        raise Conflict("busy", words("the server is busy; retry in a moment")) from error
     return user, token
+
+
+def _joined(error: DjangoValidationError) -> str:
+    return " ".join(error.messages)
+
+
+_joined_lazy = lazy(_joined, str)
 
 
 def token_for(*, user: User) -> Token:
@@ -64,25 +78,41 @@ PREFERENCES = {
     "volume": (int, 0, 100),  # sound effects, percent
     "default_turn_seconds": (int, 0, 24 * 3600),  # the turn limit new rooms start with
 }
+# The site's language for this player ("en", "ko": settings.LANGUAGES); it wins
+# over the browser's. null removes it: the browser's language again.
+LANGUAGE = "language"
 DISPLAY_NAME_MAX = 40
 
 
 def user_update(*, user: User, display_name: object = None, preferences: object = None) -> User:
     if display_name is not None:
         if not isinstance(display_name, str) or len(display_name.strip()) > DISPLAY_NAME_MAX:
-            raise Invalid("invalid", f"display_name is text of at most {DISPLAY_NAME_MAX} characters")
+            raise Invalid(
+                "invalid", words("display_name is text of at most %(maximum)s characters", maximum=DISPLAY_NAME_MAX)
+            )
         user.display_name = display_name.strip()
     if preferences is not None:
         if not isinstance(preferences, dict):
-            raise Invalid("invalid", "preferences must be an object")
-        unknown = sorted(set(preferences) - set(PREFERENCES))
+            raise Invalid("invalid", words("preferences must be an object"))
+        unknown = sorted(set(preferences) - {*PREFERENCES, LANGUAGE})
         if unknown:
-            raise Invalid("invalid", f"unknown preference(s): {', '.join(unknown)}")
+            raise Invalid("invalid", words("unknown preference(s): %(names)s", names=", ".join(unknown)))
         for name, value in preferences.items():
+            if name == LANGUAGE:
+                if value is not None and value not in languages():
+                    raise Invalid(
+                        "invalid", words("language must be one of: %(choices)s", choices=", ".join(languages()))
+                    )
+                continue
             kind, low, high = PREFERENCES[name]
             if type(value) is not kind or not low <= value <= high:
-                raise Invalid("invalid", f"{name} must be a whole number from {low} to {high}")
-        user.preferences = {**user.preferences, **preferences}
+                raise Invalid(
+                    "invalid",
+                    words("%(name)s must be a whole number from %(low)s to %(high)s", name=name, low=low, high=high),
+                )
+        user.preferences = {
+            name: value for name, value in {**user.preferences, **preferences}.items() if value is not None
+        }
     user.save(update_fields=["display_name", "preferences"])
     return user
 

@@ -66,9 +66,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the django_language cookie (/i18n/setlang/), then Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's own choice of language wins over the browser's.
+    "accounts.middleware.PreferredLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -161,7 +165,10 @@ LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-LANGUAGE_CODE = "en-us"
+# English is the source language; Korean is translated in each app's locale/
+# (the players of the original programs are Korean).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ko", "한국어")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

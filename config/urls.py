@@ -1,12 +1,19 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from core import hooks
+from core.i18n import AppCatalogue
 from games.api.views import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Languages: the switch posts to /i18n/setlang/ (Django's set_language); the
+    # scripts' own words come from /jsi18n/, the games' words from /jsi18n/games/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/games/", AppCatalogue.as_view(packages=["games"]), name="games-catalogue"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/auth/", include("accounts.urls")),

@@ -2,7 +2,9 @@
 
 Every error a client sees is ``{"code": "...", "detail": "..."}`` (plus fields
 that help act, such as a running job's id). Services raise domain errors
-(core.errors); this module alone decides which HTTP status each kind is.
+(core.errors); this module alone decides which HTTP status each kind is, and
+puts the detail in the requester's language (core.i18n: their own choice if
+they are logged in, else their browser's). The ``code`` is never translated.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -19,6 +23,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany
+from .i18n import language_for, translate_in
 
 # Each kind of domain error and the status it is answered with.
 STATUS: dict[type[DomainError], int] = {
@@ -34,8 +39,11 @@ def status_of(error: DomainError) -> int:
     return next((code for kind, code in STATUS.items() if isinstance(error, kind)), status.HTTP_400_BAD_REQUEST)
 
 
-def error_json(error: DomainError) -> dict[str, Any]:
-    return {"code": error.code, "detail": error.detail, **error.extra}
+def error_json(error: DomainError, language: str | None = None) -> dict[str, Any]:
+    """The error's JSON, its detail (and any words among its extra fields) in ``language``
+    (None: the active language)."""
+    extra = {name: translate_in(language, value) for name, value in error.extra.items()}
+    return {"code": error.code, "detail": translate_in(language, error.detail), **extra}
 
 
 def _flatten(detail: Any) -> str:
@@ -66,23 +74,49 @@ _CODES = {
 }
 
 
+# DRF's own messages that this API answers with: in our catalogue (core/locale),
+# since DRF's Korean one is for ko_KR, not the site's ko. DRF translates them
+# when it raises, in the language LocaleMiddleware chose.
+DRF_MESSAGES = (
+    gettext_noop("Authentication credentials were not provided."),
+    gettext_noop("Incorrect authentication credentials."),
+    gettext_noop("Invalid token."),
+    gettext_noop("Invalid token header. No credentials provided."),
+    gettext_noop("Invalid token header. Token string should not contain spaces."),
+    gettext_noop("Invalid token header. Token string should not contain invalid characters."),
+    gettext_noop("User inactive or deleted."),
+    gettext_noop("You do not have permission to perform this action."),
+    gettext_noop("Malformed request."),
+    gettext_noop("JSON parse error - {detail}"),
+    gettext_noop('Method "{method}" not allowed.'),
+    gettext_noop('Unsupported media type "{media_type}" in request.'),
+    gettext_noop("Could not satisfy the request Accept header."),
+    gettext_noop("Request was throttled."),
+    gettext_noop("This field is required."),
+)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    language = language_for(context.get("request"))
     if isinstance(exc, DomainError):
-        response = Response(error_json(exc), status=status_of(exc))
+        response = Response(error_json(exc, language), status=status_of(exc))
         if isinstance(exc, TooMany):
             response["Retry-After"] = str(exc.retry_after)
         return response
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or "not found")
-    elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or "forbidden")
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
-    code = next((c for kind, c in _CODES.items() if isinstance(exc, kind)), "error")
-    detail = _flatten(getattr(exc, "detail", str(exc)))
-    if isinstance(exc, exceptions.NotFound) and (detail == "Not found." or detail.startswith("No ")):
-        detail = "not found"
+    with translation.override(language):
+        if isinstance(exc, Http404):
+            exc = exceptions.NotFound(str(exc) or gettext("not found"))
+        elif isinstance(exc, PermissionDenied):
+            exc = exceptions.PermissionDenied(str(exc) or gettext("forbidden"))
+        response = drf_exception_handler(exc, context)
+        if response is None:
+            return None
+        code = next((c for kind, c in _CODES.items() if isinstance(exc, kind)), "error")
+        detail = _flatten(getattr(exc, "detail", str(exc)))
+        if isinstance(exc, exceptions.NotFound) and (
+            detail in ("Not found.", gettext("Not found.")) or detail.startswith("No ")
+        ):
+            detail = gettext("not found")
     response.data = {"code": code, "detail": detail}
     return response
 
@@ -91,7 +125,7 @@ def body(request: Request) -> dict[str, Any]:
     """The JSON object of the request; anything else is refused."""
     data = request.data
     if not hasattr(data, "get"):
-        raise Invalid("malformed_request", "the request body must be a JSON object")
+        raise Invalid("malformed_request", gettext_lazy("the request body must be a JSON object"))
     return dict(data.items()) if not isinstance(data, dict) else data
 
 

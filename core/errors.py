@@ -5,11 +5,18 @@ allowed, not found, in conflict with the current state, too many at once) and
 carry a ``code`` clients switch on and a ``detail`` a person can act on. They
 know nothing of HTTP: the API edge (core.api) alone turns each kind into a
 status code and the one error shape, and pages show the detail as text.
+
+A detail is written in English and translated where it is shown, in the
+language of whoever reads it (core.i18n.translate): ``words(...)``
+(games/engines/words.py) where it has values in it, ``gettext_lazy`` or
+``words`` where it has none. The ``code`` is never translated.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.functional import Promise
 
 
 class DomainError(Exception):
@@ -17,14 +24,14 @@ class DomainError(Exception):
 
     default_code = "error"
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, code: str, detail: str | Promise, **extra: Any) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.extra = extra
 
     def __str__(self) -> str:
-        return self.detail
+        return str(self.detail)
 
 
 class Invalid(DomainError):
@@ -46,6 +53,6 @@ class Conflict(DomainError):
 class TooMany(DomainError):
     """Over a limit; ``retry_after`` seconds until it may be tried again."""
 
-    def __init__(self, code: str, detail: str, *, retry_after: int, **extra: Any) -> None:
+    def __init__(self, code: str, detail: str | Promise, *, retry_after: int, **extra: Any) -> None:
         super().__init__(code, detail, **extra)
         self.retry_after = retry_after

@@ -24,6 +24,7 @@ from django.utils import timezone
 from core.errors import Conflict, NotFound
 
 from . import broadcast
+from .engines.words import words
 from .models import Analysis, Match
 from .options import engine_options
 from .selectors import engine_for
@@ -55,9 +56,9 @@ def analysis_for(*, match_id: int) -> Analysis:
     analysing a game in progress would hand a player a computer's help."""
     match = Match.objects.select_related("room").filter(pk=match_id).first()
     if match is None:
-        raise NotFound("not_found", f"there is no match {match_id}")
+        raise NotFound("not_found", words("there is no match %(match)s", match=match_id))
     if match.status == Match.Status.ACTIVE:
-        raise Conflict("match_not_over", "a match is analysed once it is over")
+        raise Conflict("match_not_over", words("a match is analysed once it is over"))
     _give_up_stale()
     existing = Analysis.objects.filter(match=match).first()
     if existing is not None and existing.status != Analysis.Status.FAILED:

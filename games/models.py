@@ -185,6 +185,9 @@ class Move(models.Model):
     notation = models.CharField(max_length=64)
     # The move in words, for the game log ("East built a 2-storey piece ...").
     text = models.CharField(max_length=200, blank=True)
+    # The same words as template and args ({"text", "args"}, games/engines/words.py),
+    # for a page to say them in its own language; {} where the engine wrote plain text.
+    words = models.JSONField(default=dict, blank=True)
     made_by = models.CharField(max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .engines.base import JSON, BadOptions, Engine, OptionSpec
 from .engines.bots import bot_levels
+from .engines.words import words
 from .extensions import extension_for
 from .pools import pool_of
 
@@ -25,7 +26,7 @@ def platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
             "turn_seconds",
             int,
             engine.default_turn_seconds,
-            "seconds per turn; when they run out a random legal move is made (0: no limit)",
+            words("seconds per turn; when they run out a random legal move is made (0: no limit)"),
             minimum=0,
             maximum=MAX_TURN_SECONDS,
         ),
@@ -33,14 +34,14 @@ def platform_specs(engine: Engine[Any, Any]) -> tuple[OptionSpec, ...]:
             "ai",
             str,
             "random",
-            "the level of the AI seats filled when the host starts with seats free",
+            words("the level of the AI seats filled when the host starts with seats free"),
             choices=tuple(bot_levels(engine.slug)),
         ),
         OptionSpec(
             "rated",
             bool,
             False,
-            "the result changes the players' ratings (never with an AI seat)",
+            words("the result changes the players' ratings (never with an AI seat)"),
         ),
     )
 
@@ -54,14 +55,16 @@ def normalize_room_options(engine: Engine[Any, Any], options: Any) -> JSON:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise BadOptions("options must be an object")
+        raise BadOptions(words("options must be an object"))
     specs = {spec.name: spec for spec in _all_platform_specs(engine)}
     platform = {name: spec.check(options[name]) if name in options else spec.default for name, spec in specs.items()}
     rules = {k: v for k, v in options.items() if k not in specs}
     rules = extension_for(engine.slug).resolve_options({**rules, **platform})
     rules = engine.normalize_options({k: v for k, v in rules.items() if k not in specs})
     if platform["rated"] and not pool_of(engine.slug, rules["players"]):
-        raise BadOptions(f"{engine.name} for {rules['players']} has no ratings: it cannot be rated")
+        raise BadOptions(
+            words("%(game)s for %(players)s has no ratings: it cannot be rated", game=engine.name, players=rules["players"])
+        )
     return {**rules, **platform}
 
 

@@ -50,6 +50,7 @@ from typing import Any
 from core.errors import Invalid
 
 from .engines.base import JSON, DRAW, LOSS, WIN, BadOptions, Engine, EngineError
+from .engines.words import Words, words
 from .engines.registry import ENGINES
 from .models import Match, Move
 from .options import engine_options
@@ -161,11 +162,12 @@ class Record:
 
 
 def _bad(record: int, reason: str, *, code: str = "bad_record", ply: int | None = None) -> Invalid:
-    where = f"record {record}" + (f", ply {ply}" if ply is not None else "")
     extra: dict[str, Any] = {"record": record, "reason": reason}
     if ply is not None:
         extra["ply"] = ply
-    return Invalid(code, f"{where}: {reason}", **extra)
+        return Invalid(code, words("record %(record)s, ply %(ply)s: %(reason)s", record=record, ply=ply, reason=reason),
+                       **extra)
+    return Invalid(code, words("record %(record)s: %(reason)s", record=record, reason=reason), **extra)
 
 
 def _unquote(value: str) -> str:
@@ -188,29 +190,39 @@ def split_records(text: str) -> list[Record]:
                 in_moves = False
             found = _HEADER.match(line)
             if found is None:
-                raise _bad(current.number, f'line {number} is not a header of the form [Key "value"]: {line[:60]!r}',
-                           code="bad_header")
+                raise _bad(
+                    current.number,
+                    words('line %(line)s is not a header of the form [Key "value"]: %(text)r', line=number, text=line[:60]),
+                    code="bad_header",
+                )
             current.headers[found.group(1)] = _unquote(found.group(2))
             continue
         if current is None:
-            raise _bad(1, f"line {number}: a record starts with its headers, such as [Game \"Connect Four\"]",
-                       code="bad_header")
+            raise _bad(
+                1,
+                words('line %(line)s: a record starts with its headers, such as %(example)s', line=number,
+                      example='[Game "Connect Four"]'),
+                code="bad_header",
+            )
         in_moves = True
         current.tokens.extend(line.split())
     if not records:
-        raise _bad(1, "there is no record in the text", code="bad_header")
+        raise _bad(1, words("there is no record in the text"), code="bad_header")
     return records
 
 
 def _engine_of(record: Record) -> Engine[Any, Any]:
     named = record.headers.get("Slug") or record.headers.get("Game")
     if not named:
-        raise _bad(record.number, 'the record names no game: give [Game "..."] or [Slug "..."]', code="bad_header")
+        raise _bad(record.number, words('the record names no game: give [Game "..."] or [Slug "..."]'), code="bad_header")
     for engine in ENGINES.values():
         if named in (engine.slug, engine.name) or named.lower() == engine.name.lower():
             return engine
     known = ", ".join(sorted(ENGINES))
-    raise _bad(record.number, f"there is no game {named!r}; the games are: {known}", code="unknown_game")
+    raise _bad(
+        record.number, words("there is no game %(game)r; the games are: %(games)s", game=named, games=known),
+        code="unknown_game",
+    )
 
 
 def _options_of(record: Record, engine: Engine[Any, Any]) -> JSON:
@@ -220,23 +232,26 @@ def _options_of(record: Record, engine: Engine[Any, Any]) -> JSON:
         try:
             options = json.loads(text)
         except ValueError:
-            raise _bad(record.number, "the Options header is not a JSON object", code="bad_header") from None
+            raise _bad(record.number, words("the Options header is not a JSON object"), code="bad_header") from None
         if not isinstance(options, dict):
-            raise _bad(record.number, "the Options header is not a JSON object", code="bad_header")
+            raise _bad(record.number, words("the Options header is not a JSON object"), code="bad_header")
     rules = engine_options(engine, options)
     if "players" not in rules:
         seats = sum(1 for key in record.headers if re.fullmatch(r"Seat\d+", key))
         players = record.headers.get("Players")
         if players is not None:
             if not players.isdigit():
-                raise _bad(record.number, f"Players must be a number of seats, not {players!r}", code="bad_header")
+                raise _bad(
+                    record.number, words("Players must be a number of seats, not %(players)r", players=players),
+                    code="bad_header",
+                )
             rules["players"] = int(players)
         elif seats:
             rules["players"] = seats
     try:
         return engine.normalize_options(rules)
     except BadOptions as error:
-        raise _bad(record.number, f"bad options: {error}", code="bad_options") from None
+        raise _bad(record.number, words("bad options: %(error)s", error=error.message), code="bad_options") from None
 
 
 def _seed_of(record: Record) -> int:
@@ -246,7 +261,9 @@ def _seed_of(record: Record) -> int:
     try:
         return int(seed)
     except ValueError:
-        raise _bad(record.number, f"Seed must be a whole number, not {seed[:40]!r}", code="bad_header") from None
+        raise _bad(
+            record.number, words("Seed must be a whole number, not %(seed)r", seed=seed[:40]), code="bad_header"
+        ) from None
 
 
 def _moves_of(record: Record, engine: Engine[Any, Any]) -> list[str]:
@@ -261,7 +278,9 @@ def _moves_of(record: Record, engine: Engine[Any, Any]) -> list[str]:
         return []
     moves = engine.split_moves(compact)
     if moves is None:
-        raise _bad(record.number, f"{engine.name} has no compact form of moves; list them after the headers")
+        raise _bad(
+            record.number, words("%(game)s has no compact form of moves; list them after the headers", game=engine.name)
+        )
     return moves
 
 
@@ -272,28 +291,42 @@ def replay_record(record: Record, budget: int = MAX_POSITIONS) -> JSON:
     seed = _seed_of(record)
     moves = _moves_of(record, engine)
     if len(moves) + 1 > budget:
-        raise _bad(record.number, f"too many moves: at most {MAX_POSITIONS} positions are replayed at once",
-                   code="too_long")
+        raise _bad(
+            record.number,
+            words("too many moves: at most %(count)s positions are replayed at once", count=MAX_POSITIONS),
+            code="too_long",
+        )
     try:
         state = engine.initial_state(options["players"], options, seed)
     except (BadOptions, EngineError) as error:
-        raise _bad(record.number, f"bad options: {error}", code="bad_options") from None
+        raise _bad(record.number, words("bad options: %(error)s", error=error.message), code="bad_options") from None
     positions: list[JSON] = [{"ply": 0, "seat": None, "move": None, "text": None, "state": engine.view(state, None)}]
     for ply, text in enumerate(moves, start=1):
         seat = engine.seat_to_move(state)
         if seat is None:
-            raise _bad(record.number, f"{text!r} comes after the end of the game", ply=ply, code="illegal_move")
+            raise _bad(
+                record.number, words("%(move)r comes after the end of the game", move=text), ply=ply, code="illegal_move"
+            )
         try:
             action = engine.parse(state, text)
             after = engine.apply(state, seat, action)
         except EngineError as error:
-            hint = "" if "Seed" in record.headers else " (the record has no Seed: a game dealt from one cannot be replayed without it)"
-            raise _bad(record.number, f"{text!r}: {error}{hint}", ply=ply, code=error.code) from None
+            if "Seed" in record.headers:
+                why = words("%(move)r: %(error)s", move=text, error=error.message)
+            else:
+                why = words(
+                    "%(move)r: %(error)s (the record has no Seed: a game dealt from one cannot be replayed without it)",
+                    move=text,
+                    error=error.message,
+                )
+            raise _bad(record.number, why, ply=ply, code=error.code) from None
+        description = engine.describe(state, seat, action)
         positions.append({
             "ply": ply,
             "seat": seat,
             "move": engine.format(state, action),
-            "text": engine.describe(state, seat, action),
+            "text": description,
+            **({"words": description.to_json()} if isinstance(description, Words) else {}),
             "state": engine.view(after, None),
         })
         state = after
@@ -312,9 +345,11 @@ def replay_record(record: Record, budget: int = MAX_POSITIONS) -> JSON:
 def read_records(text: Any) -> list[JSON]:
     """Replay every record of ``text``; Invalid (400) names the record, ply and reason of the first fault."""
     if not isinstance(text, str) or not text.strip():
-        raise Invalid("bad_record", "send a game record: as text/plain, or as JSON {\"record\": \"...\"}")
+        raise Invalid("bad_record", words('send a game record: as text/plain, or as JSON {"record": "..."}'))
     if len(text) > MAX_RECORD_CHARACTERS:
-        raise Invalid("too_long", f"a record file is at most {MAX_RECORD_CHARACTERS:,} characters")
+        raise Invalid(
+            "too_long", words("a record file is at most %(count)s characters", count=f"{MAX_RECORD_CHARACTERS:,}")
+        )
     replayed: list[JSON] = []
     budget = MAX_POSITIONS
     for record in split_records(text):

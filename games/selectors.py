@@ -370,6 +370,8 @@ def move_list(match: Match) -> list[JSON]:
             "username": names.get(move.seat),
             "move": move.notation,
             "text": move.text,
+            # The same in any language: {"text": template, "args"} (plain text: no args).
+            "words": move.words or {"text": move.text, "args": {}},
             "made_by": move.made_by,
             "created_at": move.created_at.isoformat(),
         }

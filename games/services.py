@@ -24,6 +24,7 @@ from ratings.services import rate_result
 
 from . import broadcast, wakeup
 from .engines.base import JSON, LOSS, BadOptions, EngineError, Outcome, places_by
+from .engines.words import Words, words
 from .engines.registry import ENGINES
 from .extensions import extension_for
 from .models import ChatMessage, Match, Move, Player, Room, Seat
@@ -60,10 +61,10 @@ def write(func: Callable[P, R]) -> Callable[P, R]:
             with transaction.atomic():
                 return func(*args, **kwargs)
         except IntegrityError as error:
-            raise Conflict("conflict", "someone else changed this at the same moment; reload and retry") from error
+            raise Conflict("conflict", words("someone else changed this at the same moment; reload and retry")) from error
         except OperationalError as error:
             if "locked" in str(error).lower():
-                raise Conflict("busy", "the server is busy; retry in a moment") from error
+                raise Conflict("busy", words("the server is busy; retry in a moment")) from error
             raise
 
     return wrapper
@@ -76,12 +77,12 @@ def write(func: Callable[P, R]) -> Callable[P, R]:
 def room_create(*, user: User, game: str, options: Any = None, rated: Any = None) -> Room:
     if not isinstance(game, str) or game not in ENGINES:
         known = ", ".join(sorted(ENGINES))
-        raise Invalid("unknown_game", f"there is no game {game!r}; the games are: {known}")
+        raise Invalid("unknown_game", words("there is no game %(game)r; the games are: %(games)s", game=str(game), games=known))
     engine = ENGINES[game]
     options = {} if options is None else options
     if rated is not None:
         if not isinstance(options, dict) or "rated" in options:
-            raise Invalid("bad_options", "say rated once: beside options or inside them")
+            raise Invalid("bad_options", words("say rated once: beside options or inside them"))
         options = {**options, "rated": rated}
     preferred = user.preferences.get("default_turn_seconds")
     # A player's default turn time applies to the games that are timed by
@@ -91,7 +92,7 @@ def room_create(*, user: User, game: str, options: Any = None, rated: Any = None
     try:
         normalized = normalize_room_options(engine, options)
     except BadOptions as error:
-        raise Invalid("bad_options", str(error)) from error
+        raise Invalid("bad_options", error.message) from error
     room = Room.objects.create(game=game, options=normalized, host=user, pool=pool_of(game, normalized["players"]))
     Seat.objects.bulk_create(
         [Seat(room=room, index=i, user=user if i == 0 else None) for i in range(room.players)]
@@ -125,7 +126,7 @@ def _lock_room(room_id: int) -> Room:
     try:
         return Room.objects.select_for_update().get(pk=room_id)
     except Room.DoesNotExist as error:
-        raise NotFound("not_found", f"there is no room {room_id}") from error
+        raise NotFound("not_found", words("there is no room %(room)s", room=room_id)) from error
 
 
 @write
@@ -133,12 +134,12 @@ def room_join(*, user: User, room_id: int) -> Room:
     room = _lock_room(room_id)
     seats = list(room.seats.select_for_update().order_by("index"))
     if any(seat.user_id == user.pk for seat in seats):
-        raise Conflict("already_seated", "you already have a seat in this room")
+        raise Conflict("already_seated", words("you already have a seat in this room"))
     if room.status == Room.Status.CLOSED:
-        raise Conflict("room_closed", "this room is closed")
+        raise Conflict("room_closed", words("this room is closed"))
     free = [seat for seat in seats if seat.user_id is None and not seat.bot]
     if room.status != Room.Status.OPEN or not free:
-        raise Conflict("room_full", "every seat in this room is taken")
+        raise Conflict("room_full", words("every seat in this room is taken"))
     seat = free[0]
     seat.user = user
     seat.save(update_fields=["user"])
@@ -158,10 +159,10 @@ def room_leave(*, user: User, room_id: int) -> Room:
     room = _lock_room(room_id)
     seat = room.seats.select_for_update().filter(user=user).first()
     if seat is None:
-        raise Conflict("not_seated", "you have no seat in this room")
+        raise Conflict("not_seated", words("you have no seat in this room"))
     current = current_match(room)
     if room.status == Room.Status.PLAYING and current is not None and current.status == Match.Status.ACTIVE:
-        raise Conflict("match_started", "the match has started; resign instead of leaving")
+        raise Conflict("match_started", words("the match has started; resign instead of leaving"))
     seat.user = None
     seat.save(update_fields=["user"])
     remaining = room.seats.filter(user__isnull=False).order_by("index").first()
@@ -192,12 +193,12 @@ def room_rematch(*, user: User, room_id: int) -> Match | Room:
     room = _lock_room(room_id)
     seats = list(room.seats.all())
     if not any(seat.user_id == user.pk for seat in seats):
-        raise Forbidden("not_seated", "only a seated player can offer or accept a rematch")
+        raise Forbidden("not_seated", words("only a seated player can offer or accept a rematch"))
     last = room.matches.order_by("-number").first()
     if last is None or last.status == Match.Status.ACTIVE:
-        raise Conflict("match_not_over", "the current match is not over yet")
+        raise Conflict("match_not_over", words("the current match is not over yet"))
     if room.status != Room.Status.PLAYING:
-        raise Conflict("seat_free", "a seat is free: the next match starts when someone takes it")
+        raise Conflict("seat_free", words("a seat is free: the next match starts when someone takes it"))
     offer = rematch_offer(room) or {
         "by": user.pk,
         "accepted": [],
@@ -220,9 +221,9 @@ def room_rematch(*, user: User, room_id: int) -> Match | Room:
 def room_rematch_decline(*, user: User, room_id: int) -> Room:
     room = _lock_room(room_id)
     if not room.seats.filter(user=user).exists():
-        raise Forbidden("not_seated", "only a seated player can decline a rematch")
+        raise Forbidden("not_seated", words("only a seated player can decline a rematch"))
     if rematch_offer(room) is None:
-        raise Conflict("no_offer", "no rematch is on offer")
+        raise Conflict("no_offer", words("no rematch is on offer"))
     room.rematch = {"declined_by": user.pk}
     room.save(update_fields=["rematch", "updated_at"])
     transaction.on_commit(lambda: broadcast.room_changed(room.pk), robust=True)
@@ -234,14 +235,14 @@ def room_start(*, user: User, room_id: int) -> Match:
     """The host starts the room now; every free seat becomes an AI seat."""
     room = _lock_room(room_id)
     if room.host_id != user.pk:
-        raise Forbidden("not_host", "only the host can start this room")
+        raise Forbidden("not_host", words("only the host can start this room"))
     if room.status == Room.Status.CLOSED:
-        raise Conflict("room_closed", "this room is closed")
+        raise Conflict("room_closed", words("this room is closed"))
     if room.status != Room.Status.OPEN:
-        raise Conflict("already_started", "this room has already started")
+        raise Conflict("already_started", words("this room has already started"))
     seats = list(room.seats.select_for_update())
     if not any(seat.user_id for seat in seats):
-        raise Conflict("nobody_seated", "nobody is seated: take a seat first")
+        raise Conflict("nobody_seated", words("nobody is seated: take a seat first"))
     level = room.options.get("ai", "random")
     for seat in seats:
         if seat.user_id is None and not seat.bot:
@@ -307,15 +308,15 @@ def _lock_match(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().select_related("room").get(pk=match_id)
     except Match.DoesNotExist as error:
-        raise NotFound("not_found", f"there is no match {match_id}") from error
+        raise NotFound("not_found", words("there is no match %(match)s", match=match_id)) from error
 
 
 def _player_seat(match: Match, user: User) -> int:
     seat = seat_of(match, user)
     if seat is None:
-        raise Forbidden("not_seated", "you are not playing in this match")
+        raise Forbidden("not_seated", words("you are not playing in this match"))
     if players_of(match)[seat].resigned:
-        raise Conflict("resigned", "you resigned from this match; an AI plays your seat now")
+        raise Conflict("resigned", words("you resigned from this match; an AI plays your seat now"))
     return seat
 
 
@@ -326,21 +327,24 @@ def move_make(*, user: User, match_id: int, move: Any, version: Any, made_by: st
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if not isinstance(move, str) or not move.strip():
-        raise Invalid("bad_notation", "move must be a non-empty string in the game's notation")
+        raise Invalid("bad_notation", words("move must be a non-empty string in the game's notation"))
     if len(move) > MOVE_MAX:
-        raise Invalid("bad_notation", f"a move is at most {MOVE_MAX} characters of notation")
+        raise Invalid("bad_notation", words("a move is at most %(count)s characters of notation", count=MOVE_MAX))
     if isinstance(version, bool) or not isinstance(version, int):
-        raise Invalid("invalid", "version must be the match version you last saw (a whole number)")
+        raise Invalid("invalid", words("version must be the match version you last saw (a whole number)"))
     if match.status != Match.Status.ACTIVE:
-        raise Conflict("match_over", "the match is over")
+        raise Conflict("match_over", words("the match is over"))
     if version != match.version:
-        raise Conflict("stale_version", f"the match is at version {match.version}, not {version}; reload it")
+        raise Conflict(
+            "stale_version",
+            words("the match is at version %(version)s, not %(yours)s; reload it", version=match.version, yours=version),
+        )
     engine = engine_for(match.room.game)
     state = match_state(match)
     if seat != engine.seat_to_move(state):
-        raise Conflict("not_your_turn", "it is not your turn")
+        raise Conflict("not_your_turn", words("it is not your turn"))
     if match.turn_deadline is not None and timezone.now() >= match.turn_deadline:
-        raise Conflict("turn_expired", "your time for this turn ran out; a random move is being made for you")
+        raise Conflict("turn_expired", words("your time for this turn ran out; a random move is being made for you"))
     _apply(match, state, seat, move.strip(), made_by)
     player = players_of(match)[seat]
     if player.timeouts_in_a_row:  # they are back: the count of missed turns starts again
@@ -378,13 +382,17 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         # Only the engine's own notation and rule errors are the player's
         # fault (bad_notation, illegal_move, ...); anything else it raises is
         # a bug in the engine and must surface as one, not as a 400.
-        raise Invalid(error.code, str(error)) from error
+        raise Invalid(error.code, error.message) from error
+    # The move in words: English text for the log, and its template and args
+    # (where the engine wrote words) for a page to say it in its own language.
+    description = engine.describe(state, seat, action)
     Move.objects.create(
         match=match,
         ply=match.plies + 1,
         seat=seat,
         notation=engine.format(state, action),
-        text=engine.describe(state, seat, action)[:200],
+        text=description[:200],
+        words=description.to_json() if isinstance(description, Words) else {},
         made_by=made_by,
     )
     match.plies += 1
@@ -472,16 +480,16 @@ def match_resign(*, user: User, match_id: int) -> Match:
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if match.status != Match.Status.ACTIVE:
-        raise Conflict("match_over", "the match is over")
+        raise Conflict("match_over", words("the match is over"))
     match.version += 1
     match.snapshot_version = match.version
-    _leave_seat(match, players_of(match)[seat], f"{user.username} resigned", resigned=seat)
+    _leave_seat(match, players_of(match)[seat], words("%(player)s resigned", player=user.username), resigned=seat)
     match.save()
     _push_match(match)
     return match
 
 
-def _leave_seat(match: Match, player: Player, reason: str, **extra: Any) -> None:
+def _leave_seat(match: Match, player: Player, reason: Words, **extra: Any) -> None:
     """A person leaves their seat of an active match (resigning, or gone away).
 
     With two seats, or nobody else left to play, the match ends: their
@@ -516,16 +524,18 @@ def match_claim(*, user: User, match_id: int) -> Match:
     match = _lock_match(match_id)
     seat = _player_seat(match, user)
     if match.status != Match.Status.ACTIVE:
-        raise Conflict("match_over", "the match is over")
+        raise Conflict("match_over", words("the match is over"))
     if match.room.options.get("turn_seconds"):
-        raise Conflict("timed_game", "this game has a turn timer: an absent player's turns run out by themselves")
+        raise Conflict(
+            "timed_game", words("this game has a turn timer: an absent player's turns run out by themselves")
+        )
     to_move = engine_for(match.room.game).seat_to_move(match_state(match))
     if to_move is None or to_move == seat:
-        raise Conflict("not_claimable", "it is your turn: there is nobody to claim against")
+        raise Conflict("not_claimable", words("it is your turn: there is nobody to claim against"))
     absent = players_of(match)[to_move]
     claimable = claim_after(match, to_move)
     if absent.user is None or absent.bot or not is_away(absent.user) or claimable is None or timezone.now() < claimable:
-        raise Conflict("opponent_present", "your opponent is still here, or has not been away long enough")
+        raise Conflict("opponent_present", words("your opponent is still here, or has not been away long enough"))
     match.version += 1
     match.snapshot_version = match.version
     _abandon(match, absent)
@@ -539,16 +549,17 @@ def _abandon(match: Match, player: Player) -> None:
     if fewer than two moves of the players' own were made (nothing was really played)."""
     player.abandoned = True
     player.save(update_fields=["abandoned"])
-    name = player.user.username if player.user else f"seat {player.seat}"
+    name = player.user.username if player.user else words("seat %(seat)s", seat=player.seat)
     if len(players_of(match)) == 2 and match.moves.filter(made_by=Move.MadeBy.PLAYER).count() < 2:
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
+        reason = words("%(player)s left before the game had begun: aborted", player=name)
         match.result = {"results": [], "places": [], "aborted": True, "abandoned": player.seat,
-                        "reason": f"{name} left before the game had begun: aborted"}
+                        "reason": reason, "reason_words": reason.to_json()}
         match.bot_turn = False
         match.turn_deadline = None
         return
-    _leave_seat(match, player, f"{name} left the game", abandoned=player.seat)
+    _leave_seat(match, player, words("%(player)s left the game", player=name), abandoned=player.seat)
 
 
 def _note_timeout(match: Match, seat: int) -> None:
@@ -565,23 +576,32 @@ def _note_timeout(match: Match, seat: int) -> None:
         match.save()
 
 
-def _finish(match: Match, outcome: Outcome, *, reason: str | None = None, **extra: Any) -> None:
+def _finish(match: Match, outcome: Outcome, *, reason: Words | None = None, **extra: Any) -> None:
     """End ``match`` with ``outcome``: each seat's result and place, and the ratings if it is rated.
 
     In the transaction of the move (or resignation) that ends it, so the
     final state and the new ratings are committed, and pushed, together. A
     rated match that ends before every seat has made a move of its own is
     aborted instead: nothing was played, so nothing is rated.
+
+    The result's ``reason`` is English text; ``reason_words`` is its template
+    and args, for a page to say it in its own language.
     """
     result: JSON = {**outcome.to_json(), **extra}
     if reason is not None:
         result["reason"] = reason
+        result["reason_words"] = reason.to_json()
     match.finished_at = timezone.now()
     players = players_of(match)
     if match.rated and _someone_never_moved(match):
         match.status = Match.Status.ABORTED
+        why = result["reason"]
+        aborted = words(
+            "%(reason)s before every player had moved: aborted, unrated",
+            reason=why if isinstance(why, Words) else str(why),
+        )
         match.result = {**result, "results": [], "places": [], "aborted": True,
-                        "reason": f"{result['reason']} before every player had moved: aborted, unrated"}
+                        "reason": aborted, "reason_words": aborted.to_json()}
         return
     match.status = Match.Status.FINISHED
     for player in players:
@@ -629,16 +649,18 @@ def _with_resignations(outcome: Outcome, match: Match) -> Outcome:
 def chat_post(*, user: User, room_id: int, text: Any) -> ChatMessage:
     status = Room.objects.filter(pk=room_id).values_list("status", flat=True).first()
     if status is None:
-        raise NotFound("not_found", f"there is no room {room_id}")
+        raise NotFound("not_found", words("there is no room %(room)s", room=room_id))
     if status == Room.Status.CLOSED:
-        raise Conflict("room_closed", "this room is closed")
+        raise Conflict("room_closed", words("this room is closed"))
     if not isinstance(text, str):
-        raise Invalid("invalid", "text must be a string")
+        raise Invalid("invalid", words("text must be a string"))
     text = text.strip()
     if not text:
-        raise Invalid("invalid", "a chat message cannot be empty")
+        raise Invalid("invalid", words("a chat message cannot be empty"))
     if len(text) > CHAT_MAX:
-        raise Invalid("invalid", f"a chat message is at most {CHAT_MAX} characters, not {len(text)}")
+        raise Invalid(
+            "invalid", words("a chat message is at most %(maximum)s characters, not %(count)s", maximum=CHAT_MAX, count=len(text))
+        )
     message = ChatMessage.objects.create(room_id=room_id, user=user, text=text)
     transaction.on_commit(lambda: broadcast.chat_posted(message.pk), robust=True)
     return message

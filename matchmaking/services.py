@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import Conflict, Invalid, NotFound
+from games.engines.words import words
 from games import broadcast
 from games.engines.base import BadOptions
 from games.engines.registry import ENGINES
@@ -45,37 +46,42 @@ def _check_request(
 ) -> tuple[str, dict[str, Any]]:
     """The pool and the normalised room options of a seek; Invalid for anything wrong."""
     if not isinstance(game, str) or game not in ENGINES:
-        raise Invalid("unknown_game", f"there is no game {game!r}; the games are: {', '.join(sorted(ENGINES))}")
+        raise Invalid(
+            "unknown_game",
+            words("there is no game %(game)r; the games are: %(games)s", game=str(game), games=", ".join(sorted(ENGINES))),
+        )
     engine = ENGINES[game]
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise Invalid("bad_options", "options must be an object")
+        raise Invalid("bad_options", words("options must be an object"))
     if not isinstance(rated, bool):
-        raise Invalid("invalid", "rated must be true or false")
+        raise Invalid("invalid", words("rated must be true or false"))
     if fill_with_ai_after is not None and (
         isinstance(fill_with_ai_after, bool)
         or not isinstance(fill_with_ai_after, int)
         or not 0 <= fill_with_ai_after <= MAX_FILL_SECONDS
     ):
-        raise Invalid("invalid", f"fill_with_ai_after is a number of seconds from 0 to {MAX_FILL_SECONDS}")
+        raise Invalid(
+            "invalid", words("fill_with_ai_after is a number of seconds from 0 to %(maximum)s", maximum=MAX_FILL_SECONDS)
+        )
     if players is None:
         players = options.get("players", engine.min_players)
     if isinstance(players, bool) or not isinstance(players, int):
-        raise Invalid("bad_options", "players must be a whole number")
+        raise Invalid("bad_options", words("players must be a whole number"))
     if "players" in options and options["players"] != players:
-        raise Invalid("bad_options", "players is given twice with two values")
+        raise Invalid("bad_options", words("players is given twice with two values"))
     if "rated" in options:
-        raise Invalid("bad_options", "say rated beside options, not inside them")
+        raise Invalid("bad_options", words("say rated beside options, not inside them"))
     if engine.max_players < 2:
-        raise Invalid("no_ratings", f"{engine.name} is played alone: there is nobody to pair you with")
+        raise Invalid("no_ratings", words("%(game)s is played alone: there is nobody to pair you with", game=engine.name))
     try:
         normalized = normalize_room_options(engine, {**options, "players": players, "rated": rated})
     except BadOptions as error:
-        raise Invalid("bad_options", str(error)) from error
+        raise Invalid("bad_options", error.message) from error
     pool = pool_of(game, players)
     if not pool:
-        raise Invalid("bad_options", f"{engine.name} is not played by {players}")
+        raise Invalid("bad_options", words("%(game)s is not played by %(players)s", game=engine.name, players=players))
     return pool, normalized
 
 
@@ -96,7 +102,9 @@ def _store_seek(
     *, user: User, game: str, pool: str, options: dict[str, Any], fill_with_ai_after: int | None
 ) -> Seek:
     if Seek.objects.filter(user=user, pool=pool, status=Seek.Status.WAITING).exists():
-        raise Conflict("already_seeking", f"you are already seeking a game of {pool}; cancel that seek first")
+        raise Conflict(
+            "already_seeking", words("you are already seeking a game of %(pool)s; cancel that seek first", pool=pool)
+        )
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -112,7 +120,7 @@ def _store_seek(
                 last_seen=now,
             )
     except IntegrityError as error:  # the same player seeking twice at the same moment
-        raise Conflict("already_seeking", f"you are already seeking a game of {pool}") from error
+        raise Conflict("already_seeking", words("you are already seeking a game of %(pool)s", pool=pool)) from error
     _push_seek(seek)
     return seek
 
@@ -120,7 +128,7 @@ def _store_seek(
 def _mine(user: User, seek_id: int) -> Seek:
     seek = Seek.objects.select_for_update().filter(pk=seek_id, user=user).first()
     if seek is None:
-        raise NotFound("not_found", f"there is no seek {seek_id} of yours")
+        raise NotFound("not_found", words("there is no seek %(seek)s of yours", seek=seek_id))
     return seek
 
 
@@ -130,7 +138,10 @@ def seek_cancel(*, user: User, seek_id: int) -> Seek:
     seek = _mine(user, seek_id)
     if seek.status == Seek.Status.PAIRED:
         raise Conflict(
-            "already_paired", "this seek has been paired: your game is waiting", room=seek.room_id, match=seek.match_id
+            "already_paired",
+            words("this seek has been paired: your game is waiting"),
+            room=seek.room_id,
+            match=seek.match_id,
         )
     if seek.status == Seek.Status.WAITING:
         seek.status = Seek.Status.CANCELLED

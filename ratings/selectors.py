@@ -6,6 +6,7 @@ from typing import Any
 
 from accounts.models import User
 from core.errors import Invalid, NotFound
+from games.engines.words import words
 from games.models import Match, Player
 
 from .glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING, PROVISIONAL_DEVIATION
@@ -34,14 +35,17 @@ def standings(pool: str, user_ids: list[int]) -> dict[int, tuple[float, float]]:
 def check_pool(pool: Any) -> str:
     pools = all_pools()
     if not isinstance(pool, str) or pool not in pools:
-        raise Invalid("unknown_pool", f"there is no rating pool {pool!r}; the pools are: {', '.join(sorted(pools))}")
+        raise Invalid(
+            "unknown_pool",
+            words("there is no rating pool %(pool)r; the pools are: %(pools)s", pool=str(pool), pools=", ".join(sorted(pools))),
+        )
     return pool
 
 
 def player_named(username: str) -> User:
     user = User.objects.filter(username__iexact=username).first()
     if user is None:
-        raise NotFound("not_found", f"there is no player {username!r}")
+        raise NotFound("not_found", words("there is no player %(player)r", player=username))
     return user
 
 

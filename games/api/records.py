@@ -18,6 +18,7 @@ from accounts.models import User
 from core.api import ERRORS
 from core.errors import Invalid, NotFound
 from games import records
+from games.engines.words import words
 from games.models import Match
 
 TEXT = "text/plain; charset=utf-8"
@@ -50,7 +51,7 @@ class PlayerRecords(APIView):
     def get(self, request: Request, username: str) -> StreamingHttpResponse:
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
-            raise NotFound("not_found", f"there is no player {username!r}")
+            raise NotFound("not_found", words("there is no player %(player)r", player=username))
         # Streamed: a long history is written as it is read, a hundred games at a time.
         chunks = ("\n" + text if number else text for number, text in enumerate(records.player_records(user)))
         response = StreamingHttpResponse(chunks, content_type=TEXT)
@@ -80,7 +81,7 @@ class ReadRecords(APIView):
             try:
                 text = request.body.decode("utf-8")
             except UnicodeDecodeError:
-                raise Invalid("bad_record", "a record is UTF-8 text") from None
+                raise Invalid("bad_record", words("a record is UTF-8 text")) from None
         else:
             data = request.data
             text = data.get("record") if hasattr(data, "get") else None

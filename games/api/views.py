@@ -15,8 +15,10 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
 from core.errors import Invalid, NotFound
+from core.i18n import translate
 from games import selectors, services
 from games.analysis import analysis_for, analysis_json
+from games.engines.words import words
 from games.models import Analysis, Match, Room
 
 from . import serializers as s
@@ -42,7 +44,7 @@ class RoomList(APIView):
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Room.Status.values:
-            raise Invalid("invalid", f"status must be one of {', '.join(Room.Status.values)}")
+            raise Invalid("invalid", words("status must be one of %(choices)s", choices=", ".join(Room.Status.values)))
         params = request.query_params
         rooms = selectors.rooms_for_lobby(game=params.get("game"), status=status_filter, code=params.get("code"))
         return paginated(request, self, rooms, selectors.room_detail, prepare=selectors.prepare_lobby)
@@ -132,7 +134,7 @@ class MatchList(APIView):
         params = request.query_params
         status_filter = params.get("status")
         if status_filter and status_filter not in Match.Status.values:
-            raise Invalid("invalid", f"status must be one of {', '.join(Match.Status.values)}")
+            raise Invalid("invalid", words("status must be one of %(choices)s", choices=", ".join(Match.Status.values)))
         player = params.get("player")
         user: Any = None
         if player == "me":
@@ -142,7 +144,7 @@ class MatchList(APIView):
 
             user = User.objects.filter(username=player).first()
             if user is None:
-                raise NotFound("not_found", f"there is no player {player!r}")
+                raise NotFound("not_found", words("there is no player %(player)r", player=player))
         matches = selectors.matches_for(user=user, status=status_filter, game=params.get("game"))
         return paginated(request, self, matches, selectors.match_summary)
 
@@ -175,7 +177,7 @@ class MatchMoves(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         data = body(request)
         if "version" not in data:
-            raise Invalid("invalid", "version is required: send the match version you last saw")
+            raise Invalid("invalid", words("version is required: send the match version you last saw"))
         match = services.move_make(user=request.user, match_id=match_id, move=data.get("move"), version=data["version"])
         return Response(_view(match, request), status=status.HTTP_201_CREATED)
 
@@ -186,7 +188,9 @@ class MatchPosition(APIView):
         match = _match(match_id)
         plies = match.plies
         if ply > plies:
-            raise NotFound("not_found", f"the match has {plies} moves; there is no position after ply {ply}")
+            raise NotFound(
+                "not_found", words("the match has %(plies)s moves; there is no position after ply %(ply)s", plies=plies, ply=ply)
+            )
         engine = selectors.engine_for(match.room.game)
         state = selectors.state_after(match, ply)
         seat = selectors.viewer_seat(match, request.user)
@@ -228,5 +232,8 @@ class MatchResign(APIView):
 
 def api_not_found(request: HttpRequest) -> JsonResponse:
     path = request.path
-    hint = f"; did you mean {path}/ ?" if not path.endswith("/") else ""
-    return JsonResponse({"code": "not_found", "detail": f"there is no API endpoint {path}{hint}"}, status=404)
+    if path.endswith("/"):
+        detail = words("there is no API endpoint %(path)s", path=path)
+    else:
+        detail = words("there is no API endpoint %(path)s; did you mean %(path)s/ ?", path=path)
+    return JsonResponse({"code": "not_found", "detail": translate(detail)}, status=404)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
 from core.errors import Invalid, NotFound
+from games.engines.words import words
 from games.selectors import match_detail, seat_of
 
 from . import selectors, services
@@ -84,7 +85,7 @@ class LevelDetail(APIView):
     def get(self, request: Request, level_id: int) -> Response:
         level = Level.objects.select_related("uploaded_by").filter(pk=level_id).first()
         if level is None:
-            raise NotFound("not_found", f"there is no level {level_id}")
+            raise NotFound("not_found", words("there is no level %(level)s", level=level_id))
         return Response(_with_progress(request, [level])[0])
 
 
@@ -106,7 +107,7 @@ class Solve(APIView):
         wanted = request.query_params.get("status")
         if wanted:
             if wanted not in SolveJob.Status.values:
-                raise Invalid("invalid", f"status must be one of {', '.join(SolveJob.Status.values)}")
+                raise Invalid("invalid", words("status must be one of %(choices)s", choices=", ".join(SolveJob.Status.values)))
             mine = mine.filter(status=wanted)
         return Response([selectors.job_json(job) for job in mine[:50]])
 
@@ -137,10 +138,10 @@ def _job(request: Request, job_id: str) -> SolveJob:
     try:
         key = uuid.UUID(job_id)
     except ValueError:
-        raise NotFound("not_found", f"there is no solve {job_id}") from None
+        raise NotFound("not_found", words("there is no solve %(job)s", job=job_id)) from None
     job = SolveJob.objects.filter(pk=key, user=request.user).first()
     if job is None:
-        raise NotFound("not_found", f"there is no solve {job_id} of yours")
+        raise NotFound("not_found", words("there is no solve %(job)s of yours", job=job_id))
     return job
 
 
@@ -172,7 +173,7 @@ class SolveStep(APIView):
     def post(self, request: Request, job_id: str) -> Response:
         data = body(request)
         if "version" not in data:
-            raise Invalid("invalid", "version is required: send the match version you last saw")
+            raise Invalid("invalid", words("version is required: send the match version you last saw"))
         job = _job(request, job_id)
         match = services.solution_step(
             user=request.user, job_id=job.pk, match_id=data.get("match"), version=data["version"]

@@ -9,6 +9,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce, Least
 
 from games.engines.base import JSON, BadOptions, OptionSpec, Outcome
+from games.engines.words import words
 from games.extensions import GameExtension
 from games.models import Move
 
@@ -21,7 +22,7 @@ class SokobanExtension(GameExtension):
             "level_id",
             int,
             0,
-            "a level from GET /api/sokoban/levels/ (0: the `level` option's text, or Microban 1)",
+            words("a level from GET /api/sokoban/levels/ (0: the `level` option's text, or Microban 1)"),
             minimum=0,
         ),
     )
@@ -31,10 +32,10 @@ class SokobanExtension(GameExtension):
         if not level_id:
             return options
         if "level" in options:
-            raise BadOptions("give either level_id or level, not both")
+            raise BadOptions(words("give either level_id or level, not both"))
         level = Level.objects.filter(pk=level_id).first()
         if level is None:
-            raise BadOptions(f"there is no level {level_id}")
+            raise BadOptions(words("there is no level %(level)s", level=level_id))
         return {**options, "level": level.xsb, "title": level.title}
 
     def on_finished(self, match: Any, state: Any, outcome: Outcome) -> None:
@@ -44,7 +45,8 @@ class SokobanExtension(GameExtension):
             return
         if solved_with_solver(match, user, level_id):
             # Not the player's own solve: marked so, counted apart, never their best.
-            match.result = {**(match.result or {}), "solver": True, "reason": "solved with the solver"}
+            reason = words("solved with the solver")
+            match.result = {**(match.result or {}), "solver": True, "reason": reason, "reason_words": reason.to_json()}
             _count(user, level_id, solver=True, moves=0, pushes=0)
             return
         _count(user, level_id, solver=False, moves=state.moves, pushes=state.pushes)

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import Conflict, Invalid, NotFound
+from games.engines.words import words
 from games.engines.sokoban import LevelError, parse_level, parse_levels
 from games.engines.sokoban.levels import Level as EngineLevel
 from games.engines.sokoban.engine import RESET
@@ -35,13 +36,15 @@ DEFAULT_MEMORY_MB = 2048
 
 def _parse_upload(text: Any) -> list[EngineLevel]:
     if not isinstance(text, str) or not text.strip():
-        raise Invalid("bad_level", "the upload is empty: send the level text (XSB or numeric) as `text`")
+        raise Invalid("bad_level", words("the upload is empty: send the level text (XSB or numeric) as `text`"))
     try:
         found = parse_levels(text)
     except LevelError as error:
         raise Invalid("bad_level", str(error)) from error
     if len(found) > MAX_UPLOAD_LEVELS:
-        raise Invalid("bad_level", f"at most {MAX_UPLOAD_LEVELS} levels per upload, not {len(found)}")
+        raise Invalid(
+            "bad_level", words("at most %(maximum)s levels per upload, not %(count)s", maximum=MAX_UPLOAD_LEVELS, count=len(found))
+        )
     return found
 
 
@@ -51,8 +54,9 @@ def _verify(level: EngineLevel, number: int) -> str:
     if kind == "result" and payload.get("solved"):
         return Level.Verified.SOLVABLE
     if kind == "result" and payload.get("status") == UNSOLVABLE:
-        where = f"level {number}" if number else "the level"
-        raise Invalid("unsolvable_level", f"{where} cannot be solved: the solver proved it")
+        if number:
+            raise Invalid("unsolvable_level", words("level %(level)s cannot be solved: the solver proved it", level=number))
+        raise Invalid("unsolvable_level", words("the level cannot be solved: the solver proved it"))
     return Level.Verified.UNVERIFIED
 
 
@@ -72,7 +76,7 @@ def level_upload(*, user: User, text: Any, title: Any = None) -> list[Level]:
 @write
 def _store_levels(*, user: User, found: list[EngineLevel], verdicts: list[str], title: Any) -> list[Level]:
     if title is not None and (not isinstance(title, str) or len(title) > 100):
-        raise Invalid("invalid", "title must be text of at most 100 characters")
+        raise Invalid("invalid", words("title must be text of at most 100 characters"))
     first = (Level.objects.filter(collection=UPLOADS).aggregate(n=Max("number"))["n"] or 0) + 1
     stored = []
     for offset, (level, verdict) in enumerate(zip(found, verdicts, strict=True)):
@@ -98,7 +102,9 @@ def _number(value: Any, name: str, default: float, cap: float) -> float:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= cap:
-        raise Invalid("invalid", f"{name} must be a number of seconds above 0 and at most {cap:g}")
+        raise Invalid(
+            "invalid", words("%(name)s must be a number of seconds above 0 and at most %(maximum)s", name=name, maximum=f"{cap:g}")
+        )
     return float(value)
 
 
@@ -107,21 +113,21 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
                 time_limit: Any = None) -> SolveJob:
     algorithm = algorithm or "best"
     if algorithm not in ALGORITHMS:
-        raise Invalid("invalid", f"algorithm must be one of: {', '.join(ALGORITHMS)}")
+        raise Invalid("invalid", words("algorithm must be one of: %(choices)s", choices=", ".join(ALGORITHMS)))
     limit = _number(time_limit, "time_limit", DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT)
     stored: Level | None = None
     if level_id is not None:
         if level is not None:
-            raise Invalid("invalid", "give either level or level_id, not both")
+            raise Invalid("invalid", words("give either level or level_id, not both"))
         if isinstance(level_id, bool) or not isinstance(level_id, int):
-            raise Invalid("invalid", "level_id must be a level's id")
+            raise Invalid("invalid", words("level_id must be a level's id"))
         stored = Level.objects.filter(pk=level_id).first()
         if stored is None:
-            raise NotFound("not_found", f"there is no level {level_id}")
+            raise NotFound("not_found", words("there is no level %(level)s", level=level_id))
         xsb = stored.xsb
     else:
         if not isinstance(level, str):
-            raise Invalid("invalid", "give the level's text as `level`, or a `level_id`")
+            raise Invalid("invalid", words("give the level's text as `level`, or a `level_id`"))
         try:
             xsb = parse_level(level).to_xsb(title=False)
         except LevelError as error:
@@ -136,7 +142,9 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
     ).first()
     if running is not None:
         raise Conflict(
-            "solve_in_progress", f"your solve {running.pk} is still running; cancel it first", job=str(running.pk)
+            "solve_in_progress",
+            words("your solve %(job)s is still running; cancel it first", job=running.pk),
+            job=str(running.pk),
         )
     job = SolveJob.objects.create(
         user=user, level=stored, xsb=xsb, algorithm=algorithm, time_limit=limit, memory_limit_mb=DEFAULT_MEMORY_MB
@@ -151,7 +159,7 @@ def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
     if job is None:
         raise NotFound("not_found", f"there is no solve {job_id} of yours")
     if job.status in (SolveJob.Status.DONE, SolveJob.Status.CANCELLED, SolveJob.Status.FAILED):
-        raise Conflict("solve_over", f"the solve is already {job.status}")
+        raise Conflict("solve_over", words("the solve is already %(status)s", status=job.status))
     job.cancel_requested = True
     if job.status == SolveJob.Status.QUEUED:
         job.status = SolveJob.Status.CANCELLED
@@ -169,7 +177,7 @@ def _answer_of(user: User, job_id: Any) -> tuple[SolveJob, str]:
         raise NotFound("not_found", f"there is no solve {job_id} of yours")
     result = job.result or {}
     if job.status != SolveJob.Status.DONE or not result.get("solved") or not result.get("solution"):
-        raise Conflict("no_solution", "that solve found no solution to play")
+        raise Conflict("no_solution", words("that solve found no solution to play"))
     return job, str(result["solution"])
 
 
@@ -185,19 +193,22 @@ def solution_step(*, user: User, job_id: Any, match_id: Any, version: Any) -> Ma
     """
     job, solution = _answer_of(user, job_id)
     if isinstance(match_id, bool) or not isinstance(match_id, int):
-        raise Invalid("invalid", "match must be the id of your Sokoban match")
+        raise Invalid("invalid", words("match must be the id of your Sokoban match"))
     match = Match.objects.select_related("room").filter(pk=match_id).first()
     if match is None or match.room.game != "sokoban":
-        raise NotFound("not_found", f"there is no Sokoban match {match_id}")
+        raise NotFound("not_found", words("there is no Sokoban match %(match)s", match=match_id))
     room_level = match.room.options.get("level_id") or 0
     if not (job.level_id and job.level_id == room_level) and job.xsb != _room_xsb(match.room.options):
-        raise Conflict("other_level", "that solve is for another level")
+        raise Conflict("other_level", words("that solve is for another level"))
     if version != match.version:
-        raise Conflict("stale_version", f"the match is at version {match.version}, not {version}; reload it")
+        raise Conflict(
+            "stale_version",
+            words("the match is at version %(version)s, not %(yours)s; reload it", version=match.version, yours=version),
+        )
     state = match_state(match)
     path = state.path
     if state.solved:
-        raise Conflict("match_over", "the level is solved")
+        raise Conflict("match_over", words("the level is solved"))
     # At the level's start the answer simply begins; elsewhere it goes back there first.
     move = solution[len(path)] if _playing(match, state.moves, path, solution) else RESET
     return move_make(user=user, match_id=match.pk, move=move, version=version, made_by=Move.MadeBy.SOLVER)
