@@ -17,6 +17,7 @@ from django.contrib.staticfiles import finders
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.templatetags.static import static
+from django.utils.translation import gettext, ngettext
 
 from games.engines.base import Engine
 from games.engines.registry import ENGINES
@@ -27,7 +28,7 @@ def pools() -> list[dict[str, Any]]:
     """Every rating pool: ``{pool, game, players, label}``, in the catalogue's order.
 
     The label is the game's name, with the seat count where the game has
-    more than one pool ("Quoridor, 4 players").
+    more than one pool ("Quoridor, 4 players"), in the request's language.
     """
     found = all_pools()
     per_game: dict[str, int] = {}
@@ -38,10 +39,18 @@ def pools() -> list[dict[str, Any]]:
             "pool": pool,
             "game": game,
             "players": players,
-            "label": ENGINES[game].name if per_game[game] == 1 else f"{ENGINES[game].name}, {players} players",
+            "label": _label(ENGINES[game].name, players, several=per_game[game] > 1),
         }
         for pool, (game, players) in found.items()
     ]
+
+
+def _label(name: str, players: int, *, several: bool) -> str:
+    # The game's name is a msgid of the games' catalogue (games/locale).
+    game = gettext(name)
+    if not several:
+        return game
+    return ngettext("%(game)s, %(count)s player", "%(game)s, %(count)s players", players) % {"game": game, "count": players}
 
 
 @cache

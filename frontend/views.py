@@ -9,12 +9,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
 from core import hooks
 from core.errors import DomainError
+from core.i18n import translate
 from games.engines.registry import ENGINES
 from games.models import Match, Room
 
@@ -32,11 +34,11 @@ def _credentials_page(request: HttpRequest, *, register: bool) -> HttpResponse:
             try:
                 user, _ = accounts.user_register(username=username, password=password)
             except DomainError as exc:
-                error = exc.detail
+                error = translate(exc.detail)
         else:
             user = authenticate(request, username=username, password=password)
             if user is None:
-                error = "Wrong username or password."
+                error = gettext("Wrong username or password.")
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_safe_next(request))

@@ -6,15 +6,15 @@
 "use strict";
 
 App.boards["connect-four"] = {
-  title: "Connect Four",
+  title: gettext("Connect Four"),
   create(container, ctx) {
     let state = null;
     let view = { legalMoves: [], myTurn: false, mySeat: null };
     let hoverColumn = null;
     let cells = []; // cells[r][c - 1], r = 0 the top row, as the server's grid
-    const colours = ["red", "yellow"];
+    const colours = [gettext("red"), gettext("yellow")];
     const grid = App.el("div", {
-      class: "c4-grid", role: "grid", "aria-label": "Connect Four board", tabindex: ctx.readonly ? null : "0",
+      class: "c4-grid", role: "grid", "aria-label": gettext("Connect Four board"), tabindex: ctx.readonly ? null : "0",
     });
     container.replaceChildren(grid);
 
@@ -65,7 +65,8 @@ App.boards["connect-four"] = {
           if (myTurn && !view.legalMoves.includes(String(c))) classes.push("blocked");
           node.className = classes.join(" ");
           node.dataset.disc = disc === null ? "" : disc;
-          node.setAttribute("aria-label", `column ${c}, row ${row}: ${disc === null ? "empty" : colours[disc] || `seat ${disc + 1}`}`);
+          const what = disc === null ? gettext("empty") : colours[disc] || interpolate(gettext("seat %(seat)s"), { seat: disc + 1 }, true);
+          node.setAttribute("aria-label", interpolate(gettext("column %(column)s, row %(row)s: %(disc)s"), { column: c, row, disc: what }, true));
         }
       }
       grid.classList.toggle("my-turn", myTurn);

@@ -80,7 +80,7 @@
   }
 
   App.boards.eskimo = {
-    title: "Eskimo",
+    title: gettext("Eskimo"),
     create(container, ctx) {
       let state = null;
       let view = { legalMoves: [], myTurn: false, mySeat: null, players: [] };
@@ -93,8 +93,8 @@
       const squares = new Map();
       const board = svg("svg", {
         class: "esk-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: ctx.readonly ? "img" : "application",
-        "aria-label": ctx.readonly ? "Eskimo board"
-          : "Eskimo board: arrows move the cursor, Enter picks a piece or the bear, then Enter on a marked square moves it",
+        "aria-label": ctx.readonly ? gettext("Eskimo board")
+          : gettext("Eskimo board: arrows move the cursor, Enter picks a piece or the bear, then Enter on a marked square moves it"),
         tabindex: ctx.readonly ? null : "0",
       });
       const squareLayer = svg("g", { class: "esk-squares" });
@@ -121,15 +121,16 @@
         );
       }
 
-      const players = App.el("ol", { class: "esk-players", "aria-label": "Players" });
+      const players = App.el("ol", { class: "esk-players", "aria-label": gettext("Players") });
       const bearNote = App.el("p", { class: "esk-bear-note" });
       const turnLine = App.el("p", { class: "esk-turns muted" });
       const lastLine = App.el("p", { class: "esk-last muted" });
       const hint = App.el("p", { class: "esk-hint" });
-      const passButton = App.el("button", { type: "button", class: "esk-pass", hidden: true }, "Pass");
-      const keys = App.el("p", { class: "esk-keys muted", hidden: true },
-        "Keys: ", App.el("kbd", {}, "←↑→↓"), " cursor, ", App.el("kbd", {}, "Enter"), " pick or move, ",
-        App.el("kbd", {}, "Esc"), " drop the pick.");
+      const passButton = App.el("button", { type: "button", class: "esk-pass", hidden: true }, gettext("Pass"));
+      // The keys' names are the keys (never translated); the words around them are.
+      const keys = App.el("p", { class: "esk-keys muted", hidden: true }, ...App.sentence(
+        gettext("Keys: %(arrows)s cursor, %(enter)s pick or move, %(esc)s drop the pick."),
+        { arrows: App.el("kbd", {}, "←↑→↓"), enter: App.el("kbd", {}, "Enter"), esc: App.el("kbd", {}, "Esc") }));
       const panel = App.el("div", { class: "esk-panel" }, players, bearNote, turnLine, lastLine, hint, keys, passButton);
       container.replaceChildren(App.el("div", { class: "esk-layout" }, App.el("div", { class: "esk-board-wrap" }, board), panel));
 
@@ -197,31 +198,32 @@
             dataset: { seat, toMove: toMove.includes(seat) ? "yes" : "no" },
           },
           App.el("span", { class: `swatch swatch-${seat}` }),
-          App.el("span", { class: "esk-name" }, nameOf(seat), mine ? App.el("span", { class: "esk-you" }, " (you)") : null),
-          toMove.includes(seat) ? App.el("span", { class: "esk-tag" }, "to move") : null,
+          App.el("span", { class: "esk-name" }, nameOf(seat), mine ? App.el("span", { class: "esk-you" }, gettext(" (you)")) : null),
+          toMove.includes(seat) ? App.el("span", { class: "esk-tag" }, gettext("to move")) : null,
           // A person who resigned or left (the game ended with it).
           App.seatNote((view.players || []).find((p) => p.seat === seat) || { seat }, view.match),
-          state.winner === seat ? App.el("span", { class: "esk-tag won" }, "trapped the bear") : null,
-          App.el("span", { class: "esk-where muted" }, seat === 0 ? "starts on row 1" : "starts on row 5"));
+          state.winner === seat ? App.el("span", { class: "esk-tag won" }, gettext("trapped the bear")) : null,
+          App.el("span", { class: "esk-where muted" }, interpolate(gettext("starts on row %(row)s"), { row: seat === 0 ? 1 : 5 }, true)));
         }));
         const rest = state.cooldown;
         const over = toMove.length === 0;
         bearNote.dataset.cooldown = rest;
         bearNote.classList.toggle("resting", rest > 0 && !over);
-        if (state.winner !== null && state.winner !== undefined) bearNote.textContent = `The bear is trapped on ${state.bear}.`;
-        else if (over) bearNote.textContent = "The game is over.";
-        else if (rest > 0) bearNote.textContent = `The bear rests for ${rest} more turn${rest === 1 ? "" : "s"}`;
-        else bearNote.textContent = "The bear is awake: either player may move it one square.";
+        if (state.winner !== null && state.winner !== undefined) {
+          bearNote.textContent = interpolate(gettext("The bear is trapped on %(square)s."), { square: state.bear }, true);
+        } else if (over) bearNote.textContent = gettext("The game is over.");
+        else if (rest > 0) bearNote.textContent = interpolate(ngettext("The bear rests for %(count)s more turn", "The bear rests for %(count)s more turns", rest), { count: rest }, true);
+        else bearNote.textContent = gettext("The bear is awake: either player may move it one square.");
         turnLine.textContent = over
-          ? `${state.turn} move${state.turn === 1 ? "" : "s"} played`
-          : `Turn ${state.turn + 1} of at most ${state.turn_limit}`;
-        lastLine.textContent = state.last_move ? `Last move: ${state.last_move}` : "No moves yet.";
+          ? interpolate(ngettext("%(count)s move played", "%(count)s moves played", state.turn), { count: state.turn }, true)
+          : interpolate(gettext("Turn %(turn)s of at most %(limit)s"), { turn: state.turn + 1, limit: state.turn_limit }, true);
+        lastLine.textContent = state.last_move ? interpolate(gettext("Last move: %(move)s"), { move: state.last_move }, true) : gettext("No moves yet.");
         lastLine.dataset.lastMove = state.last_move || "";
         const moves = legal();
-        if (moves.includes("pass")) hint.textContent = "You have no legal move: pass.";
+        if (moves.includes("pass")) hint.textContent = gettext("You have no legal move: pass.");
         else if (!moves.length) hint.textContent = "";
-        else if (selected) hint.textContent = "Click an arrow or a marked square to move; click the piece again to cancel.";
-        else hint.textContent = "Your turn: click one of your pieces, or the bear if it is awake.";
+        else if (selected) hint.textContent = gettext("Click an arrow or a marked square to move; click the piece again to cancel.");
+        else hint.textContent = gettext("Your turn: click one of your pieces, or the bear if it is awake.");
         hint.hidden = !moves.length;
         keys.hidden = !moves.length || moves.includes("pass");
         passButton.hidden = !moves.includes("pass");

@@ -39,7 +39,9 @@
   const PICK = /^pick:(\d+)$/;
   const DISCARD = /^discard:(\d+)$/;
 
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // The games' words the state carries as they are (a seat's direction, a
+  // site's name: "North", "north-west"), in the page's language.
+  const said = (word) => (word ? gettext(word) : "");
 
   // A piece drawn as a little tower of its storeys.
   function tower(storeys, seat) {
@@ -69,7 +71,7 @@
   }
 
   App.boards.manhattan = {
-    title: "Manhattan",
+    title: gettext("Manhattan"),
     create(container, ctx) {
       let state = null;
       let view = { legalMoves: [], myTurn: false, mySeat: null, players: [] };
@@ -95,7 +97,7 @@
       for (const direction of COMPASS) {
         sides[direction] = el("div", { class: `mh-side mh-side-${direction.toLowerCase()}`, dataset: { direction } });
       }
-      const citiesNode = el("div", { class: "mh-cities", role: "group", "aria-label": "The six cities" });
+      const citiesNode = el("div", { class: "mh-cities", role: "group", "aria-label": gettext("The six cities") });
       const cityNodes = {};
       const siteNodes = {}; // "city:r,c" -> node
       for (let city = 1; city <= 6; city++) {
@@ -109,14 +111,14 @@
           }
         }
         const node = el("div", { class: "mh-city", dataset: { city } },
-          el("div", { class: "mh-city-name" }, `City ${city}`, el("span", { class: "mh-city-note" })), grid);
+          el("div", { class: "mh-city-name" }, interpolate(gettext("City %(city)s"), { city }, true), el("span", { class: "mh-city-note" })), grid);
         cityNodes[city] = node;
         citiesNode.append(node);
       }
       const table = el("div", { class: "mh-table" },
         sides.North, sides.West, citiesNode, sides.East, sides.South);
-      const logList = el("ol", { class: "mh-log-list", "aria-live": "polite" });
-      const log = el("aside", { class: "mh-log" }, el("h3", {}, "Game log"), logList);
+      const logList = el("ol", { class: "mh-log-list", "aria-live": "polite", dataset: { empty: gettext("Nothing has happened yet.") } });
+      const log = el("aside", { class: "mh-log" }, el("h3", {}, gettext("Game log")), logList);
       const mine = el("section", { class: "mh-mine" });
       const players = el("section", { class: "mh-players" });
       const scores = el("section", { class: "mh-scores" });
@@ -130,10 +132,11 @@
 
       // --- helpers -------------------------------------------------------------
       function seatInfo(seat) { return state.seats[seat]; }
-      function direction(seat) { return seatInfo(seat).direction; }
+      // A seat's side of the table, in the page's language ("North", "북").
+      function direction(seat) { return said(seatInfo(seat).direction); }
       function player(seat) { return (view.players || []).find((p) => p.seat === seat) || { seat }; }
       function nameOf(seat) {
-        if (seat === view.mySeat) return "you";
+        if (seat === view.mySeat) return gettext("you");
         const p = player(seat);
         return p.username || p.bot ? App.playerName(p) : direction(seat);
       }
@@ -212,14 +215,14 @@
 
       function paintStatus() {
         const items = [el("span", { class: "mh-round", dataset: { round: state.round } },
-          over() ? "Game over" : `Round ${state.round} of ${state.rounds}`)];
+          over() ? gettext("Game over") : interpolate(gettext("Round %(round)s of %(rounds)s"), { round: state.round, rounds: state.rounds }, true))];
         if (!over()) {
-          items.push(el("span", { class: "mh-phase" }, state.phase === "pick" ? "picking pieces" : "building"));
-          items.push(el("span", { class: "mh-start" }, "start player ", who(state.start_player)));
+          items.push(el("span", { class: "mh-phase" }, state.phase === "pick" ? gettext("picking pieces") : gettext("building")));
+          items.push(el("span", { class: "mh-start" }, ...App.sentence(gettext("start player %(seat)s"), { seat: who(state.start_player) })));
           const toMove = toMoveNow()[0];
           if (toMove !== undefined) {
             items.push(el("span", { class: "mh-to-move", dataset: { seat: toMove } },
-              toMove === view.mySeat ? el("b", {}, "your turn") : ["to move: ", who(toMove)]));
+              toMove === view.mySeat ? el("b", {}, gettext("your turn")) : App.sentence(gettext("to move: %(seat)s"), { seat: who(toMove) })));
           }
         }
         status.replaceChildren(...items);
@@ -236,9 +239,11 @@
           : scores.map((score) => 1 + scores.filter((other) => other > score).length);
         const order = state.seats.map((s) => s.seat).sort((a, b) => places[a] - places[b] || a - b);
         const headline = match && match.result ? App.resultText(match, App.username)
-          : `${order.filter((seat) => places[seat] === 1).map((seat) => `${direction(seat)} (${nameOf(seat)})`).join(" and ")} won`;
+          : interpolate(gettext("%(names)s won"), {
+            names: App.listed(order.filter((seat) => places[seat] === 1).map((seat) => `${direction(seat)} (${nameOf(seat)})`)),
+          }, true);
         final.replaceChildren(
-          el("h3", {}, "Final result"),
+          el("h3", {}, gettext("Final result")),
           el("p", { class: "mh-final-headline" }, headline),
           el("ol", { class: "mh-final-list" }, ...order.map((seat) => {
             const p = player(seat);
@@ -246,8 +251,8 @@
               el("span", { class: "mh-place" }, `${places[seat]}.`),
               el("span", { class: `swatch swatch-${seat}` }), el("b", {}, direction(seat)), ` · ${nameOf(seat)} `,
               App.seatNote(p, match),
-              el("span", { class: "mh-final-score" }, `${scores[seat]} pts`),
-              places[seat] === 1 ? el("span", { class: "mh-tag won" }, "winner") : null);
+              el("span", { class: "mh-final-score" }, interpolate(gettext("%(points)s pts"), { points: scores[seat] }, true)),
+              places[seat] === 1 ? el("span", { class: "mh-tag won" }, gettext("winner")) : null);
           })));
       }
 
@@ -255,12 +260,12 @@
         for (const direction of COMPASS) {
           const seat = state.seats.findIndex((s) => s.direction === direction);
           const node = sides[direction];
-          if (seat < 0) { node.replaceChildren(direction); continue; }
+          if (seat < 0) { node.replaceChildren(said(direction)); continue; }
           node.dataset.seat = seat;
           node.className = `mh-side mh-side-${direction.toLowerCase()} seat-edge-${seat}`
             + (toMoveNow().includes(seat) ? " to-move" : "") + (seat === view.mySeat ? " me" : "");
           node.replaceChildren(el("span", { class: "mh-side-label" },
-            el("span", { class: `swatch swatch-${seat}` }), el("b", {}, direction), ` ${nameOf(seat)}`));
+            el("span", { class: `swatch swatch-${seat}` }), el("b", {}, said(direction)), ` ${nameOf(seat)}`));
         }
       }
 
@@ -288,7 +293,7 @@
           cityNode.classList.toggle("dimmed", chosenCard !== null && !offered);
           cityNode.setAttribute("role", offered ? "button" : "group");
           if (offered) cityNode.tabIndex = 0; else cityNode.removeAttribute("tabindex");
-          cityNode.setAttribute("aria-label", `city ${city.city}${offered ? ": build here" : ""}`);
+          cityNode.setAttribute("aria-label", interpolate(offered ? gettext("city %(city)s: build here") : gettext("city %(city)s"), { city: city.city }, true));
           let owned = [0, 0, 0, 0];
           for (const row of city.sites) {
             for (const site of row) {
@@ -307,8 +312,11 @@
               node.dataset.owner = site.owner === null ? "" : site.owner;
               node.dataset.height = site.height;
               const parts = site.storeys.map((n, seat) => (n ? `${direction(seat)} ${n}` : null)).filter(Boolean);
-              node.title = `City ${city.city}, ${site.name} site: ${site.height
-                ? `${plural(site.height, "storey")} (${parts.join(", ")}), owned by ${direction(site.owner)}` : "empty"}`;
+              node.title = site.height
+                ? interpolate(ngettext("City %(city)s, %(site)s site: %(count)s storey (%(storeys)s), owned by %(owner)s",
+                  "City %(city)s, %(site)s site: %(count)s storeys (%(storeys)s), owned by %(owner)s", site.height),
+                { city: city.city, site: said(site.name), count: site.height, storeys: parts.join(", "), owner: direction(site.owner) }, true)
+                : interpolate(gettext("City %(city)s, %(site)s site: empty"), { city: city.city, site: said(site.name) }, true);
               site.storeys.forEach((n, seat) => {
                 const cell = node.children[seat];
                 cell.dataset.storeys = n;
@@ -321,7 +329,7 @@
           const leaders = owned.map((n, seat) => (n === most && n > 0 ? seat : null)).filter((s) => s !== null);
           const note = cityNode.querySelector(".mh-city-note");
           note.replaceChildren(...(leaders.length === 1
-            ? [el("span", { class: `swatch swatch-${leaders[0]}`, title: `${direction(leaders[0])} owns the most buildings here` })]
+            ? [el("span", { class: `swatch swatch-${leaders[0]}`, title: interpolate(gettext("%(seat)s owns the most buildings here"), { seat: direction(leaders[0]) }, true) })]
             : []));
         }
       }
@@ -334,7 +342,7 @@
           // Never "disabled": a disabled button gets no pointer events, and a
           // piece should still say what it is when it cannot be chosen.
           "aria-disabled": offered ? null : "true",
-          title: `${plural(storey, "storey")} piece`,
+          title: interpolate(ngettext("%(count)s storey piece", "%(count)s storeys piece", storey), { count: storey }, true),
           "aria-pressed": selected ? "true" : "false",
           onclick: onClick,
         }, tower(storey, seat), el("span", { class: "mh-piece-n" }, storey));
@@ -355,14 +363,15 @@
           // aria-disabled, not disabled: the hover highlight must work on every card.
           "aria-disabled": offered ? null : "true",
           "aria-pressed": selected ? "true" : "false",
-          title: site ? `Card ${card}: builds on the ${site.name} site of a city` : `Card ${card}`,
+          title: site ? interpolate(gettext("Card %(card)s: builds on the %(site)s site of a city"), { card, site: said(site.name) }, true)
+            : interpolate(gettext("Card %(card)s"), { card }, true),
           onclick: onClick,
           onmouseenter: () => { hoverCard = card; paintCities(); },
           onfocus: () => { hoverCard = card; paintCities(); },
           onmouseleave: () => { if (hoverCard === card) { hoverCard = null; paintCities(); } },
           onblur: () => { if (hoverCard === card) { hoverCard = null; paintCities(); } },
         }, el("span", { class: "mh-card-number" }, card), grid,
-        el("span", { class: "mh-card-site" }, site ? site.name : ""));
+        el("span", { class: "mh-card-site" }, site ? said(site.name) : ""));
       }
 
       function remainingLine(info) {
@@ -373,28 +382,28 @@
 
       function prompt() {
         if (ctx.readonly) return "";
-        if (over()) return "The game is over.";
+        if (over()) return gettext("The game is over.");
         const toMove = toMoveNow()[0];
         if (!view.myTurn) {
           if (toMove === undefined) return "";
-          const doing = state.phase === "pick" ? "picking pieces" : "building";
-          return `${direction(toMove)}, ${nameOf(toMove)}, is ${doing}…`;
+          const doing = state.phase === "pick" ? gettext("%(seat)s, %(name)s, is picking pieces…") : gettext("%(seat)s, %(name)s, is building…");
+          return interpolate(doing, { seat: direction(toMove), name: nameOf(toMove) }, true);
         }
         if (state.phase === "pick") {
-          return moves.picks.length === 1
-            ? `Round ${state.round}: your last six pieces are all that is left; take them.`
-            : `Round ${state.round}: pick six of your pieces to build with this round.`;
+          return interpolate(moves.picks.length === 1
+            ? gettext("Round %(round)s: your last six pieces are all that is left; take them.")
+            : gettext("Round %(round)s: pick six of your pieces to build with this round."), { round: state.round }, true);
         }
         if (onlyDiscards()) {
           return chosenCard === null
-            ? "No card, city and piece can be built: discard a card (you lose your smallest picked piece)."
-            : `Discard card ${chosenCard}?`;
+            ? gettext("No card, city and piece can be built: discard a card (you lose your smallest picked piece).")
+            : interpolate(gettext("Discard card %(card)s?"), { card: chosenCard }, true);
         }
         const missing = [];
-        if (chosenCard === null) missing.push("a card");
-        if (chosenStorey === null) missing.push("a piece");
-        if (chosenCity === null) missing.push(chosenCard === null ? "a city" : "a city (or its marked site)");
-        return `Build: choose ${missing.join(", ").replace(/, ([^,]*)$/, " and $1")}.`;
+        if (chosenCard === null) missing.push(gettext("a card"));
+        if (chosenStorey === null) missing.push(gettext("a piece"));
+        if (chosenCity === null) missing.push(chosenCard === null ? gettext("a city") : gettext("a city (or its marked site)"));
+        return interpolate(gettext("Build: choose %(what)s."), { what: App.listed(missing) }, true);
       }
 
       function paintMine() {
@@ -447,16 +456,16 @@
         });
         const blocks = [
           el("div", { class: "mh-mine-head" },
-            el("h3", {}, "You: ", el("span", { class: `swatch swatch-${seat}` }), direction(seat)),
+            el("h3", {}, gettext("You: "), el("span", { class: `swatch swatch-${seat}` }), direction(seat)),
             el("p", { class: "mh-prompt", dataset: { testid: "mh-prompt" } }, prompt())),
           el("div", { class: "mh-hand-row" },
-            el("div", { class: "mh-hand" }, el("h4", {}, "Hand"),
-              el("div", { class: "mh-cards" }, ...(handCards.length ? handCards : [el("span", { class: "muted" }, "no cards")]))),
-            el("div", { class: "mh-pieces" }, el("h4", {}, `Picked for round ${state.round}`),
+            el("div", { class: "mh-hand" }, el("h4", {}, gettext("Hand")),
+              el("div", { class: "mh-cards" }, ...(handCards.length ? handCards : [el("span", { class: "muted" }, gettext("no cards"))]))),
+            el("div", { class: "mh-pieces" }, el("h4", {}, interpolate(gettext("Picked for round %(round)s"), { round: state.round }, true)),
               el("div", { class: "mh-piece-row" }, ...(pieceButtons.length ? pieceButtons
-                : [el("span", { class: "muted" }, state.phase === "pick" ? "not picked yet" : "all placed")]))),
-            el("div", { class: "mh-rest" }, el("h4", {}, "Still to pick"), remainingLine(info),
-              info.lost.length ? el("p", { class: "muted mh-lost" }, `lost: ${info.lost.join(", ")}`) : null)),
+                : [el("span", { class: "muted" }, state.phase === "pick" ? gettext("not picked yet") : gettext("all placed"))]))),
+            el("div", { class: "mh-rest" }, el("h4", {}, gettext("Still to pick")), remainingLine(info),
+              info.lost.length ? el("p", { class: "muted mh-lost" }, interpolate(gettext("lost: %(pieces)s"), { pieces: info.lost.join(", ") }, true)) : null)),
         ];
         if (act && state.phase === "pick") blocks.push(pickTrayNode(info));
         if (discarding && chosenCard !== null) {
@@ -465,11 +474,11 @@
             el("button", { type: "button", class: "danger", dataset: { action: "discard" }, onclick: () => {
               clearChoice();
               ctx.play(move.move);
-            } }, `Discard card ${chosenCard}`)));
+            } }, interpolate(gettext("Discard card %(card)s"), { card: chosenCard }, true))));
         }
         if (building && (chosenCard !== null || chosenStorey !== null)) {
           blocks.push(el("div", { class: "mh-actions" },
-            el("button", { type: "button", class: "secondary", onclick: () => { clearChoice(); paint(); } }, "Clear choice")));
+            el("button", { type: "button", class: "secondary", onclick: () => { clearChoice(); paint(); } }, gettext("Clear choice"))));
         }
         mine.replaceChildren(...blocks);
       }
@@ -489,16 +498,16 @@
           const ok = !forced && inTray < size && fits(next);
           return el("button", {
             type: "button", class: "mh-pick-add", dataset: { pick: storey }, disabled: !ok,
-            title: `Add a ${storey}-storey piece (${left} left)`,
+            title: interpolate(gettext("Add a %(storeys)s-storey piece (%(left)s left)"), { storeys: storey, left }, true),
             onclick: () => { if (ok) { pickTray = next; paint(); } },
-          }, tower(storey, info.seat), el("span", {}, `+${storey}`), el("span", { class: "muted mh-left" }, `${left} left`));
+          }, tower(storey, info.seat), el("span", {}, `+${storey}`), el("span", { class: "muted mh-left" }, interpolate(gettext("%(left)s left"), { left }, true)));
         });
         const chosen = [];
         for (let storey = 1; storey <= 4; storey++) {
           for (let i = 0; i < pickTray[storey]; i++) {
             chosen.push(el("button", {
               type: "button", class: "mh-piece in-tray", dataset: { pickChosen: storey }, disabled: forced,
-              title: forced ? `${storey}-storey piece` : `Take this ${storey}-storey piece out`,
+              title: interpolate(forced ? gettext("%(storeys)s-storey piece") : gettext("Take this %(storeys)s-storey piece out"), { storeys: storey }, true),
               onclick: () => { if (!forced) { pickTray[storey] -= 1; paint(); } },
             }, tower(storey, info.seat), el("span", { class: "mh-piece-n" }, storey)));
           }
@@ -506,59 +515,62 @@
         for (let i = inTray; i < size; i++) chosen.push(el("span", { class: "mh-slot", "aria-hidden": "true" }));
         return el("div", { class: "mh-pick" },
           el("div", { class: "mh-pick-adders" }, ...adders),
-          el("div", { class: "mh-tray", "aria-label": "pieces picked" }, ...chosen),
+          el("div", { class: "mh-tray", "aria-label": gettext("pieces picked") }, ...chosen),
           el("div", { class: "mh-actions" },
             el("button", {
               type: "button", dataset: { action: "pick" }, disabled: !exact,
               onclick: () => { if (exact) { pickTray = [0, 0, 0, 0, 0]; ctx.play(exact.move); } },
-            }, forced ? "Take the last six" : `Pick these ${size}`),
+            }, forced ? gettext("Take the last six") : interpolate(gettext("Pick these %(count)s"), { count: size }, true)),
             forced ? null : el("button", {
               type: "button", class: "secondary", disabled: inTray === 0,
               onclick: () => { pickTray = [0, 0, 0, 0, 0]; paint(); },
-            }, "Empty the tray")));
+            }, gettext("Empty the tray"))));
       }
 
       function paintPlayers() {
         const order = state.order && state.order.length ? state.order : state.seats.map((s) => s.seat);
-        players.replaceChildren(el("h3", {}, "Players, in order of play"), el("ol", { class: "mh-seat-list" },
+        players.replaceChildren(el("h3", {}, gettext("Players, in order of play")), el("ol", { class: "mh-seat-list" },
           ...order.map((seat) => {
             const info = seatInfo(seat);
             const toMove = toMoveNow().includes(seat);
             const tags = [];
-            if (seat === state.start_player && !over()) tags.push(el("span", { class: "mh-tag" }, "start player"));
-            if (toMove) tags.push(el("span", { class: "mh-tag go" }, "to move"));
+            if (seat === state.start_player && !over()) tags.push(el("span", { class: "mh-tag" }, gettext("start player")));
+            if (toMove) tags.push(el("span", { class: "mh-tag go" }, gettext("to move")));
             // A person who resigned or left: the computer plays the seat on.
             const left = App.seatNote(player(seat), view.match);
             if (left) tags.push(left);
             if (toMove && deadline !== null && !ctx.readonly) {
-              tags.push(el("span", { class: "mh-tag mh-clock", title: "When the time runs out, a random legal move is made" }));
+              tags.push(el("span", { class: "mh-tag mh-clock", title: gettext("When the time runs out, a random legal move is made") }));
             }
             const p = player(seat);
             return el("li", { class: `mh-seat seat-edge-${seat}${toMove ? " to-move" : ""}${seat === view.mySeat ? " me" : ""}`, dataset: { seat } },
               el("div", { class: "mh-seat-head" }, el("span", { class: `swatch swatch-${seat}` }),
-                el("b", {}, info.direction), el("span", { class: "mh-seat-name" }, seat === view.mySeat ? "you" : App.playerName(p)),
+                el("b", {}, direction(seat)), el("span", { class: "mh-seat-name" }, seat === view.mySeat ? gettext("you") : App.playerName(p)),
                 ...tags,
-                el("span", { class: "mh-score", dataset: { score: info.score }, title: "score" }, `${info.score} pts`)),
+                el("span", { class: "mh-score", dataset: { score: info.score }, title: gettext("score") }, interpolate(gettext("%(points)s pts"), { points: info.score }, true))),
               el("div", { class: "mh-seat-detail" },
-                el("span", { class: "mh-picked", title: "picked for this round" },
-                  ...(info.picked.length ? info.picked.map((n) => tower(n, seat)) : [el("span", { class: "muted" }, "no pieces in play")])),
-                el("span", { class: "muted" }, `· ${plural(info.hand_size, "card")} · ${plural(info.buildings, "building")} · `,
-                  el("span", { title: "what this seat would score if the round ended now" }, `+${info.points_if_round_ended_now} now`))),
-              el("div", { class: "mh-seat-detail" }, el("span", { class: "muted" }, "to pick:"), remainingLine(info)));
+                el("span", { class: "mh-picked", title: gettext("picked for this round") },
+                  ...(info.picked.length ? info.picked.map((n) => tower(n, seat)) : [el("span", { class: "muted" }, gettext("no pieces in play"))])),
+                el("span", { class: "muted" },
+                  "· ", interpolate(ngettext("%(count)s card", "%(count)s cards", info.hand_size), { count: info.hand_size }, true),
+                  " · ", interpolate(ngettext("%(count)s building", "%(count)s buildings", info.buildings), { count: info.buildings }, true), " · ",
+                  el("span", { title: gettext("what this seat would score if the round ended now") },
+                    interpolate(gettext("+%(points)s now"), { points: info.points_if_round_ended_now }, true)))),
+              el("div", { class: "mh-seat-detail" }, el("span", { class: "muted" }, gettext("to pick:")), remainingLine(info)));
           })));
       }
 
       function paintScores() {
         const seats = state.seats.map((s) => s.seat);
-        const head = el("tr", {}, el("th", {}, "After"), ...seats.map((seat) => el("th", { dataset: { seat } },
+        const head = el("tr", {}, el("th", {}, gettext("After")), ...seats.map((seat) => el("th", { dataset: { seat } },
           el("span", { class: `swatch swatch-${seat}` }), direction(seat))));
         const rows = (state.after_rounds || []).map((r) => el("tr", { dataset: { round: r.round } },
-          el("th", {}, `round ${r.round}`),
+          el("th", {}, interpolate(gettext("round %(round)s"), { round: r.round }, true)),
           ...seats.map((seat) => el("td", { dataset: { seat, points: r.points[seat], total: r.totals[seat] } },
             el("b", {}, r.totals[seat]), el("span", { class: "muted" }, ` (+${r.points[seat]})`)))));
-        scores.replaceChildren(el("h3", {}, "Scores after each round"),
+        scores.replaceChildren(el("h3", {}, gettext("Scores after each round")),
           rows.length ? el("table", { class: "mh-score-table" }, el("thead", {}, head), el("tbody", {}, ...rows))
-            : el("p", { class: "muted" }, "Points are scored at the end of each round: +3 for the tallest building, +2 for the most buildings in a city, +1 per building."));
+            : el("p", { class: "muted" }, gettext("Points are scored at the end of each round: +3 for the tallest building, +2 for the most buildings in a city, +1 per building.")));
       }
 
       // --- the clock -----------------------------------------------------------
@@ -568,7 +580,9 @@
         if (deadline === null || ctx.readonly) { clock.hidden = true; return; }
         const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
         clock.hidden = false;
-        clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up";
+        clock.textContent = left > 0
+          ? interpolate(gettext("%(time)s left"), { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` }, true)
+          : gettext("time is up");
         clock.classList.toggle("urgent", left <= 10);
       }
       setInterval(tickClock, 1000);
@@ -591,12 +605,12 @@
         if (request !== logRequest) return;
         const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
         logList.replaceChildren(...entries.map((m) => {
-          const mark = m.made_by === "bot" ? el("span", { class: "mh-mark ai", title: "made by the AI" }, "AI")
-            : m.made_by === "timeout" ? el("span", { class: "mh-mark timeout", title: "the time ran out: a random legal move was made" }, "time out")
+          const mark = m.made_by === "bot" ? el("span", { class: "mh-mark ai", title: gettext("made by the AI") }, gettext("AI"))
+            : m.made_by === "timeout" ? el("span", { class: "mh-mark timeout", title: gettext("the time ran out: a random legal move was made") }, gettext("time out"))
               : null;
           return el("li", { dataset: { ply: m.ply, seat: m.seat, madeBy: m.made_by || "player" }, title: m.move },
             el("span", { class: "ply" }, `${m.ply}.`), el("span", { class: `swatch swatch-${m.seat}` }),
-            el("span", { class: "mh-log-text" }, m.text || m.move), mark);
+            el("span", { class: "mh-log-text" }, App.words(m.words, m.text) || m.move), mark);
         }));
         if (atBottom || entries.length) logList.scrollTop = logList.scrollHeight;
       }

@@ -104,7 +104,7 @@
   }
 
   App.boards.quoridor = {
-    title: "Quoridor",
+    title: gettext("Quoridor"),
     create(container, ctx) {
       let state = null;
       let view = { legalMoves: [], myTurn: false, mySeat: null, players: [] };
@@ -120,8 +120,8 @@
       const squares = new Map(); // name -> rect
       const board = svg("svg", {
         class: "q-board", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: ctx.readonly ? "img" : "application",
-        "aria-label": ctx.readonly ? "Quoridor board"
-          : "Quoridor board: arrows move the cursor, Enter moves your pawn there, H or V then Enter places a fence",
+        "aria-label": ctx.readonly ? gettext("Quoridor board")
+          : gettext("Quoridor board: arrows move the cursor, Enter moves your pawn there, H or V then Enter places a fence"),
         tabindex: ctx.readonly ? null : "0",
       });
       const squareLayer = svg("g", { class: "q-squares" });
@@ -158,13 +158,16 @@
         }
       }
 
-      const players = App.el("ol", { class: "q-players", "aria-label": "Players" });
+      const players = App.el("ol", { class: "q-players", "aria-label": gettext("Players") });
       const lastLine = App.el("p", { class: "q-last muted" });
       const hint = App.el("p", { class: "q-hint" });
-      const passButton = App.el("button", { type: "button", class: "q-pass", hidden: true }, "Pass");
-      const keys = App.el("p", { class: "q-keys muted", hidden: true },
-        "Keys: ", App.el("kbd", {}, "←↑→↓"), " cursor, ", App.el("kbd", {}, "Enter"), " play, ",
-        App.el("kbd", {}, "H"), "/", App.el("kbd", {}, "V"), " fence, ", App.el("kbd", {}, "Esc"), " back to squares.");
+      const passButton = App.el("button", { type: "button", class: "q-pass", hidden: true }, gettext("Pass"));
+      // The keys' names are the keys (never translated); the words around them are.
+      const keys = App.el("p", { class: "q-keys muted", hidden: true }, ...App.sentence(
+        gettext("Keys: %(arrows)s cursor, %(enter)s play, %(h)s/%(v)s fence, %(esc)s back to squares."), {
+          arrows: App.el("kbd", {}, "←↑→↓"), enter: App.el("kbd", {}, "Enter"), h: App.el("kbd", {}, "H"),
+          v: App.el("kbd", {}, "V"), esc: App.el("kbd", {}, "Esc"),
+        }));
       const panel = App.el("div", { class: "q-panel" }, players, lastLine, hint, keys, passButton);
       container.replaceChildren(App.el("div", { class: "q-layout" }, App.el("div", { class: "q-board-wrap" }, board), panel));
 
@@ -192,34 +195,36 @@
           const left = state.walls_left[seat];
           const mine = seat === view.mySeat;
           const tags = [];
-          if (toMove.includes(seat)) tags.push(App.el("span", { class: "q-tag to-move" }, "to move"));
-          if (results[seat] === "win") tags.push(App.el("span", { class: "q-tag won" }, "won"));
+          if (toMove.includes(seat)) tags.push(App.el("span", { class: "q-tag to-move" }, gettext("to move")));
+          if (results[seat] === "win") tags.push(App.el("span", { class: "q-tag won" }, gettext("won")));
           return App.el("li", {
             class: `q-player${mine ? " mine" : ""}${toMove.includes(seat) ? " to-move" : ""}`,
             dataset: { seat, fencesLeft: left, toMove: toMove.includes(seat) ? "yes" : "no" },
           },
           App.el("span", { class: `swatch swatch-${seat}` }),
-          App.el("span", { class: "q-name" }, nameOf(seat), mine ? App.el("span", { class: "q-you" }, " (you)") : null),
+          App.el("span", { class: "q-name" }, nameOf(seat), mine ? App.el("span", { class: "q-you" }, gettext(" (you)")) : null),
           ...tags,
           // A person who resigned or left: the computer plays the seat on (or the game ended).
           App.seatNote((view.players || []).find((p) => p.seat === seat) || { seat }, view.match),
           App.el("span", { class: "q-detail" },
             App.el("span", { class: "q-fences", "aria-hidden": "true" },
               ...Array.from({ length: left }, () => App.el("i", { class: "q-fence-chip" }))),
-            App.el("span", { class: "q-count" }, `${left} fence${left === 1 ? "" : "s"} left`)),
-          App.el("span", { class: "q-where muted" }, `on ${at} · goal: ${state.goals[seat]}`));
+            App.el("span", { class: "q-count" }, interpolate(ngettext("%(count)s fence left", "%(count)s fences left", left), { count: left }, true))),
+          App.el("span", { class: "q-where muted" }, interpolate(gettext("on %(square)s · goal: %(goal)s"), { square: at, goal: state.goals[seat] }, true)));
         }));
         const last = state.last_move;
-        lastLine.textContent = last ? `Last move: ${state.names[last.seat]} ${last.move === "pass" ? "passed" : last.move}` : "No moves yet.";
+        if (!last) lastLine.textContent = gettext("No moves yet.");
+        else if (last.move === "pass") lastLine.textContent = interpolate(gettext("Last move: %(seat)s passed"), { seat: state.names[last.seat] }, true);
+        else lastLine.textContent = interpolate(gettext("Last move: %(seat)s %(move)s"), { seat: state.names[last.seat], move: last.move }, true);
         lastLine.dataset.lastMove = last ? last.move : "";
         const moves = legal();
         const canFence = moves.some((m) => fenceAt(m));
         const canStep = moves.some((m) => squareAt(m));
         if (!moves.length) hint.textContent = "";
-        else if (canStep && canFence) hint.textContent = "Your turn: click a square your pawn can reach (hover your pawn to see them), or hover a groove and click to place a fence.";
-        else if (canStep) hint.textContent = state.walls_left[view.mySeat] ? "Your turn: move your pawn (no fence fits)." : "Your turn: move your pawn (you have no fences left).";
-        else if (canFence) hint.textContent = "Your pawn cannot move: place a fence.";
-        else hint.textContent = "You have no legal move: pass.";
+        else if (canStep && canFence) hint.textContent = gettext("Your turn: click a square your pawn can reach (hover your pawn to see them), or hover a groove and click to place a fence.");
+        else if (canStep) hint.textContent = state.walls_left[view.mySeat] ? gettext("Your turn: move your pawn (no fence fits).") : gettext("Your turn: move your pawn (you have no fences left).");
+        else if (canFence) hint.textContent = gettext("Your pawn cannot move: place a fence.");
+        else hint.textContent = gettext("You have no legal move: pass.");
         hint.hidden = !moves.length;
         keys.hidden = !moves.length;
         passButton.hidden = !moves.includes("pass");

@@ -22,11 +22,11 @@
   const el = App.el;
   const STEPS = { l: [-1, 0], u: [0, -1], r: [1, 0], d: [0, 1] };
   const ALGORITHMS = [
-    ["best", "Best (default)", "the strongest: push-optimal A* if it finishes in time, then a greedy search"],
-    ["astar", "A*", "A* over pushes: push-optimal"],
-    ["greedy", "Greedy", "greedy best-first: fast, not optimal"],
-    ["bfs", "Breadth-first", "breadth-first over pushes: push-optimal, slow"],
-    ["dfs", "Depth-first", "depth-first: some solution, usually a long one"],
+    ["best", gettext("Best (default)"), gettext("the strongest: push-optimal A* if it finishes in time, then a greedy search")],
+    ["astar", "A*", gettext("A* over pushes: push-optimal")],
+    ["greedy", gettext("Greedy"), gettext("greedy best-first: fast, not optimal")],
+    ["bfs", gettext("Breadth-first"), gettext("breadth-first over pushes: push-optimal, slow")],
+    ["dfs", gettext("Depth-first"), gettext("depth-first: some solution, usually a long one")],
   ];
   // Solution playback: a few steps a second, slow enough to follow.
   const STEP_MS = 220;
@@ -34,7 +34,8 @@
   const MAX_QUEUED = 6; // keys typed ahead while a move is on its way
   const TERMINAL = new Set(["done", "cancelled", "failed"]);
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const number = (n) => Number(n || 0).toLocaleString("en");
+  const number = (n) => Number(n || 0).toLocaleString(App.language);
+  const seconds = (n, digits) => interpolate(gettext("%(seconds)s s"), { seconds: Number(n || 0).toFixed(digits) }, true);
 
   function keyAction(event) {
     const key = event.key;
@@ -52,7 +53,7 @@
   }
 
   App.boards.sokoban = {
-    title: "Sokoban",
+    title: gettext("Sokoban"),
     create(container, ctx) {
       let state = null;
       let view = { legalMoves: [], myTurn: false };
@@ -73,18 +74,19 @@
       const counter = (name, label, meaning) => el("div", { class: "sk-counter", title: meaning },
         el("span", { class: "sk-counter-label" }, label),
         el("span", { class: "sk-counter-value", "data-testid": `sokoban-${name}` }, "0"));
-      const moves = counter("moves", "Moves", "Every step you took, pushes and undone steps included; Reset sets it to 0");
-      const pushes = counter("pushes", "Pushes", "Every time you moved a box, undone pushes included");
-      const goals = counter("goals", "On goal", "Boxes standing on a goal, of all the boxes");
-      const path = el("code", { class: "sk-path", "data-testid": "sokoban-path" });
+      const moves = counter("moves", gettext("Moves"), gettext("Every step you took, pushes and undone steps included; Reset sets it to 0"));
+      const pushes = counter("pushes", gettext("Pushes"), gettext("Every time you moved a box, undone pushes included"));
+      const goals = counter("goals", gettext("On goal"), gettext("Boxes standing on a goal, of all the boxes"));
+      // The path is LURD notation, never translated; empty, it says so in words.
+      const path = el("code", { class: "sk-path", "data-testid": "sokoban-path", dataset: { empty: gettext("at the start") } });
       // What the counters count, on screen: Undo takes a step back but not off the count.
       const meaning = el("p", { class: "sk-meaning muted", "data-testid": "sokoban-counter-meaning" },
-        "Moves and pushes count every step and push since the start or the last reset, undone ones included: ",
-        "the level's score, lower is better. The path is the way from the start to here; undo shortens it.");
+        gettext("Moves and pushes count every step and push since the start or the last reset, undone ones included: "
+          + "the level's score, lower is better. The path is the way from the start to here; undo shortens it."));
       const status = el("section", { class: "sk-panel sk-status" },
-        el("div", { class: "sk-heading" }, title, el("a", { href: "/sokoban/", class: "sk-all" }, "All levels")),
+        el("div", { class: "sk-heading" }, title, el("a", { href: "/sokoban/", class: "sk-all" }, gettext("All levels"))),
         el("div", { class: "sk-counters" }, moves, pushes, goals), meaning,
-        el("div", { class: "sk-label" }, "Path"), path);
+        el("div", { class: "sk-label" }, gettext("Path")), path);
 
       // ---- keys on screen ----------------------------------------------
       const buttons = {};
@@ -96,9 +98,9 @@
         return buttons[action];
       };
       const pad = el("div", { class: "sk-pad" },
-        key("u", "▲", "Up (↑ or W)"), key("l", "◀", "Left (← or A)"),
-        key("d", "▼", "Down (↓ or S)"), key("r", "▶", "Right (→ or D)"));
-      const algorithm = el("select", { class: "sk-algorithm", "aria-label": "Solver algorithm", title: "The search the solver runs" },
+        key("u", "▲", gettext("Up (↑ or W)")), key("l", "◀", gettext("Left (← or A)")),
+        key("d", "▼", gettext("Down (↓ or S)")), key("r", "▶", gettext("Right (→ or D)")));
+      const algorithm = el("select", { class: "sk-algorithm", "aria-label": gettext("Solver algorithm"), title: gettext("The search the solver runs") },
         ...ALGORITHMS.map(([value, label, about]) => el("option", { value, title: about }, label)));
       try { algorithm.value = localStorage.getItem("sokoban-algorithm") || "best"; } catch (e) { /* private mode */ }
       if (!algorithm.value) algorithm.value = "best";
@@ -107,8 +109,8 @@
       });
       const controls = el("section", { class: "sk-panel sk-controls" }, pad,
         el("div", { class: "sk-edit" },
-          key("undo", el("span", {}, "Undo ", el("kbd", {}, "Z")), "Undo one move (Z)"),
-          key("reset", el("span", {}, "Reset ", el("kbd", {}, "R")), "Start the level again (R)")));
+          key("undo", el("span", {}, gettext("Undo"), " ", el("kbd", {}, "Z")), gettext("Undo one move (Z)")),
+          key("reset", el("span", {}, gettext("Reset"), " ", el("kbd", {}, "R")), gettext("Start the level again (R)"))));
 
       // ---- the solver --------------------------------------------------
       const solverStatus = el("p", { class: "sk-solver-status", "aria-live": "polite" });
@@ -116,29 +118,31 @@
       const elapsed = el("span", { class: "sk-elapsed" });
       const working = el("p", { class: "sk-working", hidden: true },
         el("span", { class: "sk-spinner", "aria-hidden": "true" }),
-        el("span", {}, progress, " positions searched"), elapsed);
-      const remaining = el("code", { class: "sk-remaining", "data-testid": "sokoban-remaining" });
+        el("span", {}, ...App.sentence(gettext("%(count)s positions searched"), { count: progress })), elapsed);
+      const remaining = el("code", { class: "sk-remaining", "data-testid": "sokoban-remaining", dataset: { empty: gettext("all played") } });
       const remainingCount = el("span", { class: "sk-remaining-count" });
       const playback = el("div", { class: "sk-playback", hidden: true },
-        el("div", { class: "sk-label" }, "Solution still to play ", remainingCount), remaining);
-      const cancel = el("button", { type: "button", class: "sk-cancel secondary", hidden: true, onclick: () => perform("cancel") }, "Cancel");
+        el("div", { class: "sk-label" }, gettext("Solution still to play"), " ", remainingCount), remaining);
+      const cancel = el("button", { type: "button", class: "sk-cancel secondary", hidden: true, onclick: () => perform("cancel") }, gettext("Cancel"));
       const solverPanel = el("section", { class: "sk-panel sk-solver", dataset: { phase: "idle" } },
-        el("label", { class: "sk-label" }, "Solver", algorithm),
-        key("solve", el("span", {}, "Solve ", el("kbd", {}, "Shift"), "+", el("kbd", {}, "S")),
-          "Ask the solver and play its solution (Shift+S)"),
+        el("label", { class: "sk-label" }, gettext("Solver"), algorithm),
+        key("solve", el("span", {}, gettext("Solve"), " ", el("kbd", {}, "Shift"), "+", el("kbd", {}, "S")),
+          gettext("Ask the solver and play its solution (Shift+S)")),
         working, solverStatus, playback, cancel);
       const next = el("button", { type: "button", class: "sk-next", hidden: true, onclick: () => perform("next") },
-        "Next level ", el("kbd", {}, "N"));
+        gettext("Next level"), " ", el("kbd", {}, "N"));
       const nextError = el("p", { class: "error", role: "alert", hidden: true });
 
       const side = el("div", { class: "sk-side" }, status);
       const help = el("p", { class: "sk-help muted" });
       if (!ctx.readonly) {
         side.append(controls, solverPanel, help);
-        help.append(
-          el("kbd", {}, "←↑→↓"), " or ", el("kbd", {}, "WASD"), " move, ", el("kbd", {}, "Z"), " undo, ",
-          el("kbd", {}, "R"), " reset, ", el("kbd", {}, "Shift"), "+", el("kbd", {}, "S"), " solve, ", el("kbd", {}, "N"), " next level, ",
-          el("kbd", {}, "Esc"), " cancel.");
+        // The keys' names are the keys (never translated); the words around them are.
+        help.append(...App.sentence(
+          gettext("%(arrows)s or %(wasd)s move, %(z)s undo, %(r)s reset, %(shift)s+%(s)s solve, %(n)s next level, %(esc)s cancel."), {
+            arrows: el("kbd", {}, "←↑→↓"), wasd: el("kbd", {}, "WASD"), z: el("kbd", {}, "Z"), r: el("kbd", {}, "R"),
+            shift: el("kbd", {}, "Shift"), s: el("kbd", {}, "S"), n: el("kbd", {}, "N"), esc: el("kbd", {}, "Esc"),
+          }));
       }
       const root = el("div", { class: `sk${ctx.readonly ? " readonly" : ""}`, dataset: { solved: "no" } }, stage, side);
       container.replaceChildren(root);
@@ -234,14 +238,15 @@
             else delete node.dataset.player;
           }
         }
-        grid.setAttribute("aria-label", `${state.title || "Sokoban level"}: ${state.boxes_on_goals} of ${state.boxes.length} boxes on goals`);
+        grid.setAttribute("aria-label", interpolate(ngettext("%(level)s: %(count)s of %(boxes)s box on goals", "%(level)s: %(count)s of %(boxes)s boxes on goals", state.boxes.length),
+          { level: state.title || gettext("Sokoban level"), count: state.boxes_on_goals, boxes: state.boxes.length }, true));
 
-        title.textContent = state.title || "Sokoban";
+        title.textContent = state.title || gettext("Sokoban");
         moves.lastChild.textContent = state.moves;
         pushes.lastChild.textContent = state.pushes;
         goals.lastChild.textContent = `${state.boxes_on_goals} / ${state.boxes.length}`;
         path.textContent = state.path;
-        path.title = state.path ? `${state.path.length} moves from the start` : "";
+        path.title = state.path ? interpolate(ngettext("%(count)s move from the start", "%(count)s moves from the start", state.path.length), { count: state.path.length }, true) : "";
         path.scrollTop = path.scrollHeight; // a long path shows its newest moves
         root.dataset.solved = state.solved ? "yes" : "no";
         solvedPanel.hidden = !state.solved;
@@ -250,9 +255,9 @@
           const withSolver = Boolean(view.match && view.match.result && view.match.result.solver);
           solvedPanel.dataset.solver = withSolver ? "yes" : "no";
           solvedPanel.replaceChildren(
-            el("strong", {}, withSolver ? "Solved with the solver" : "Solved!"),
-            withSolver ? el("span", { class: "muted" }, "not counted as your own solve or your best") : null,
-            el("span", {}, `${state.moves} moves · ${state.pushes} pushes`),
+            el("strong", {}, withSolver ? gettext("Solved with the solver") : gettext("Solved!")),
+            withSolver ? el("span", { class: "muted" }, gettext("not counted as your own solve or your best")) : null,
+            el("span", {}, interpolate(gettext("%(moves)s moves · %(pushes)s pushes"), { moves: state.moves, pushes: state.pushes }, true)),
             ...(ctx.readonly ? [] : [next, nextError]));
         }
         next.hidden = !(state.solved && levelId());
@@ -377,7 +382,7 @@
         working.hidden = phase !== "working";
         playback.hidden = phase !== "playing";
         cancel.hidden = !busy();
-        cancel.textContent = phase === "playing" ? "Stop" : "Cancel";
+        cancel.textContent = phase === "playing" ? gettext("Stop") : gettext("Cancel");
         if (message !== undefined) solverStatus.textContent = message;
         solverStatus.hidden = !solverStatus.textContent;
         if (phase !== "working" && solver.poll) { clearInterval(solver.poll); solver.poll = null; }
@@ -394,7 +399,7 @@
         solver.level = JSON.stringify(levelPayload());
         solver.startedAt = Date.now();
         progress.textContent = "0";
-        setPhase("working", "Asking the solver…");
+        setPhase("working", gettext("Asking the solver…"));
         let job;
         try {
           job = await App.api("POST", "/api/sokoban/solve/", payload);
@@ -410,7 +415,7 @@
             return;
           }
           solver.level = JSON.stringify(job.level ? { level_id: job.level } : null);
-          solver.note = "Your earlier solve is still running. ";
+          solver.note = gettext("Your earlier solve is still running.");
         }
         solver.jobId = job.id;
         takeJob(seen.get(job.id) || job);
@@ -424,7 +429,7 @@
         try {
           takeJob(await App.api("GET", `/api/sokoban/solve/${solver.jobId}/`));
         } catch (error) {
-          if (error.status === 404) setPhase("failed", "The solve is gone.");
+          if (error.status === 404) setPhase("failed", gettext("The solve is gone."));
         }
       }
 
@@ -446,39 +451,48 @@
         solver.job = newer(solver.job, job);
         const current = solver.job;
         progress.textContent = number(current.expanded);
-        elapsed.textContent = `${((Date.now() - solver.startedAt) / 1000).toFixed(1)} s`;
-        if (current.status === "queued") solverStatus.textContent = `${solver.note}Waiting for the solver to start…`;
-        else if (current.status === "running") solverStatus.textContent = `${solver.note}Searching with ${algorithmName(current.algorithm)}…`;
+        elapsed.textContent = seconds((Date.now() - solver.startedAt) / 1000, 1);
+        const note = solver.note ? `${solver.note} ` : "";
+        if (current.status === "queued") solverStatus.textContent = note + gettext("Waiting for the solver to start…");
+        else if (current.status === "running") {
+          solverStatus.textContent = note + interpolate(gettext("Searching with %(algorithm)s…"), { algorithm: algorithmName(current.algorithm) }, true);
+        }
         solverStatus.hidden = false;
         if (TERMINAL.has(current.status)) finish(current);
       }
 
       function algorithmName(value) {
         const found = ALGORITHMS.find(([v]) => v === value);
-        return found && value !== "best" ? found[1] : "the best search";
+        return found && value !== "best" ? found[1] : gettext("the best search");
       }
 
       function finish(job) {
         const result = job.result || {};
-        if (job.status === "cancelled") { setPhase("done", "Cancelled."); return; }
-        if (job.status === "failed") { setPhase("failed", `The solver failed: ${job.error || "no reason given"}.`); return; }
-        const searched = `${number(result.expanded ?? job.expanded)} positions searched in ${Number(result.seconds || 0).toFixed(2)} s`;
+        if (job.status === "cancelled") { setPhase("done", gettext("Cancelled.")); return; }
+        if (job.status === "failed") {
+          setPhase("failed", interpolate(gettext("The solver failed: %(error)s."), { error: job.error || gettext("no reason given") }, true));
+          return;
+        }
+        const searched = interpolate(gettext("%(count)s positions searched in %(time)s"),
+          { count: number(result.expanded ?? job.expanded), time: seconds(result.seconds, 2) }, true);
         if (!result.solved) {
           const why = {
-            time_limit: `No solution within the time limit (${job.time_limit} s)`,
-            memory_limit: "No solution within the memory limit",
-            unsolvable: "The solver proved there is no solution",
-            cancelled: "Cancelled",
-          }[result.status] || `Not solved (${result.status || "no reason given"})`;
-          setPhase("done", `${why}; ${searched}.`);
+            time_limit: interpolate(gettext("No solution within the time limit (%(time)s)"), { time: seconds(job.time_limit, 0) }, true),
+            memory_limit: gettext("No solution within the memory limit"),
+            unsolvable: gettext("The solver proved there is no solution"),
+            cancelled: gettext("Cancelled"),
+          }[result.status] || interpolate(gettext("Not solved (%(reason)s)"), { reason: result.status || gettext("no reason given") }, true);
+          setPhase("done", interpolate(gettext("%(why)s; %(searched)s."), { why, searched }, true));
           return;
         }
         if (JSON.stringify(levelPayload()) !== solver.level) {
-          setPhase("done", "That solve was for another level; press Shift+S to solve this one.");
+          setPhase("done", gettext("That solve was for another level; press Shift+S to solve this one."));
           return;
         }
-        const optimal = result.optimal ? ", push-optimal" : "";
-        playSolution(result.solution, `Found ${result.moves} moves, ${result.pushes} pushes${optimal}; ${searched}.`);
+        const found = interpolate(result.optimal
+          ? gettext("Found %(moves)s moves, %(pushes)s pushes, push-optimal; %(searched)s.")
+          : gettext("Found %(moves)s moves, %(pushes)s pushes; %(searched)s."), { moves: result.moves, pushes: result.pushes, searched }, true);
+        playSolution(result.solution, found);
       }
 
       async function cancelSolve() {
@@ -486,7 +500,7 @@
         if (solver.phase !== "working") return;
         if (!solver.jobId) return; // the POST is on its way; Cancel again in a moment
         cancel.disabled = true;
-        solverStatus.textContent = "Cancelling…";
+        solverStatus.textContent = gettext("Cancelling…");
         try {
           takeJob(await App.api("POST", `/api/sokoban/solve/${solver.jobId}/cancel/`));
         } catch (error) {
@@ -501,7 +515,7 @@
         const left = solution.slice(played);
         if (remaining.textContent === left && remainingCount.textContent) return;
         remaining.textContent = left;
-        remainingCount.textContent = `(${left.length} of ${solution.length})`;
+        remainingCount.textContent = interpolate(gettext("(%(left)s of %(all)s)"), { left: left.length, all: solution.length }, true);
       }
 
       // How much of the solution the level's path has played so far.
@@ -519,25 +533,28 @@
         setPhase("playing", found);
         const match = matchId;
         const job = solver.jobId;
-        let failed = "";
+        let failed = ""; // why the playback stopped early, in words
+        let stopped = false; // the player stopped it
         try {
           // A move typed just before the solve may still be on its way.
           while (pumping) await sleep(20);
           // The solution's moves, and a reset before them at most.
           for (let step = 0; !(state && state.solved); step++) {
-            if (solver.stop || matchId !== match) throw new Error(matchId !== match ? "a new game began" : "stopped");
-            if (step > solution.length + 1) throw new Error("the solution did not solve the level");
+            if (matchId !== match) throw new Error(gettext("a new game began"));
+            if (solver.stop) { stopped = true; break; }
+            if (step > solution.length + 1) throw new Error(gettext("the solution did not solve the level"));
             const started = Date.now();
             const before = version();
             await ctx.post(`/api/sokoban/solve/${job}/step/`, { match: view.match.id, version: view.match.version });
-            if (version() === before) throw new Error(`move ${playedOf(solution) + 1} was refused`);
+            if (version() === before) throw new Error(interpolate(gettext("move %(move)s was refused"), { move: playedOf(solution) + 1 }, true));
             showRemaining(solution, playedOf(solution));
             await sleep(Math.max(0, STEP_MS - (Date.now() - started)));
           }
         } catch (error) {
           failed = error.message;
         }
-        if (failed) setPhase(failed === "stopped" ? "done" : "failed", `${found} Playback ${failed === "stopped" ? "stopped" : `stopped: ${failed}`}.`);
+        if (stopped) setPhase("done", interpolate(gettext("%(found)s Playback stopped."), { found }, true));
+        else if (failed) setPhase("failed", interpolate(gettext("%(found)s Playback stopped: %(why)s."), { found, why: failed }, true));
         else setPhase("done", found);
       }
 
@@ -551,7 +568,9 @@
         try {
           const level = await App.api("GET", `/api/sokoban/levels/${levelId()}/`);
           const following = await levelAfter(level);
-          if (!following) throw new Error(`${level.title} is the last level of ${level.collection}.`);
+          if (!following) {
+            throw new Error(interpolate(gettext("%(level)s is the last level of %(collection)s."), { level: level.title, collection: level.collection }, true));
+          }
           const room = await App.api("POST", "/api/rooms/", { game: "sokoban", options: { level_id: following.id } });
           location.href = `/rooms/${room.id}/`;
         } catch (error) {

@@ -1,5 +1,12 @@
-// Shared helpers for every page: the API client, the room socket, DOM building.
+// Shared helpers for every page: the API client, the room socket, DOM building,
+// the games' words in the page's language.
 // No game rules live here or anywhere in JS: boards ask the server for legal moves.
+//
+// Every script's own words go through Django's JavaScriptCatalog (/jsi18n/,
+// loaded before this file): gettext, ngettext, and interpolate(text, {name},
+// true) for %(name)s placeholders. The games' own words (a move described, a
+// result's reason) come from the server as {"text", "args"} and are put in
+// the page's language by App.words, from the games' catalogue (/jsi18n/games/).
 "use strict";
 
 const App = (() => {
@@ -32,14 +39,14 @@ const App = (() => {
       response = await fetch(url, options);
     } catch (error) {
       // fetch rejects only when no answer came at all (server down, network gone).
-      throw new ApiError(0, "network", "Cannot reach the server. Check your connection and try again.");
+      throw new ApiError(0, "network", gettext("Cannot reach the server. Check your connection and try again."));
     }
     if (response.status === 204) return null;
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     if (!response.ok) {
       const code = data && data.code ? data.code : "error";
-      const detail = data && data.detail ? data.detail : `request failed (${response.status})`;
+      const detail = data && data.detail ? data.detail : interpolate(gettext("request failed (%(status)s)"), { status: response.status }, true);
       throw new ApiError(response.status, code, detail, data);
     }
     return data;
@@ -159,11 +166,52 @@ const App = (() => {
     node.textContent = error.detail || error.message || String(error);
   }
 
+  // The games' own words in the page's language: ``value`` is {"text", "args"}
+  // as the server sends them (a move in words, a result's reason), the text an
+  // English template with %(name)s placeholders and each argument a value or
+  // words of its own. Without words (an older payload), the plain ``fallback``.
+  function words(value, fallback) {
+    if (!value || typeof value.text !== "string") return fallback === undefined || fallback === null ? "" : String(fallback);
+    const args = {};
+    for (const [name, arg] of Object.entries(value.args || {})) {
+      args[name] = arg && typeof arg === "object" && typeof arg.text === "string" ? words(arg) : arg;
+    }
+    return formatted(gettext(value.text), args);
+  }
+
+  // Python's %-formatting of named placeholders, the way the server fills the
+  // same templates: %(name)s, %(name)d, and %% for a percent sign.
+  function formatted(template, args) {
+    return template.replace(/%(?:\(([^)]*)\))?([sdr%])/g, (whole, name, kind) => {
+      if (kind === "%") return "%";
+      return name !== undefined && Object.hasOwn(args, name) ? String(args[name]) : whole;
+    });
+  }
+
+  // A translated sentence with elements in it: sentence(gettext("Share the code
+  // %(code)s."), {code: el("b", {}, "K7QX2M")}) -> ["Share the code ", <b>, "."],
+  // for el() or replaceChildren(). A value may be a node or text.
+  function sentence(template, parts) {
+    return template.split(/(%\([^)]*\)s)/).map((piece) => {
+      const found = /^%\(([^)]*)\)s$/.exec(piece);
+      return found && Object.hasOwn(parts, found[1]) ? parts[found[1]] : piece;
+    }).filter((piece) => piece !== "");
+  }
+
+  // The page's language ("en", "ko"), for numbers and dates.
+  const language = document.documentElement.lang || "en";
+
+  // An AI level's name as players read it ("easy", "perfect"): its words from
+  // the games' catalogue where the game has them, else the name as it is.
+  function levelName(level) {
+    return level ? pgettext("AI level", String(level)) : "";
+  }
+
   // What to call a seat's occupant: the display name when the payload has one.
   function playerName(p) {
     if (p.username) return p.name || p.username;
-    if (p.bot) return `AI (${p.bot})`;
-    return "empty seat";
+    if (p.bot) return interpolate(gettext("AI (%(level)s)"), { level: levelName(p.bot) }, true);
+    return gettext("empty seat");
   }
 
   // Why a seat's person no longer plays it, or null: "abandoned" (gone away:
@@ -181,16 +229,17 @@ const App = (() => {
   function seatNote(p, match) {
     const left = seatLeft(p, match);
     if (!left) return null;
-    const what = left === "abandoned" ? "left the game" : "resigned";
-    const text = p.bot ? `${what}; the computer plays on` : what;
+    let text;
+    if (left === "abandoned") text = p.bot ? gettext("left the game; the computer plays on") : gettext("left the game");
+    else text = p.bot ? gettext("resigned; the computer plays on") : gettext("resigned");
     return el("span", { class: `seat-note seat-${left}`, dataset: { left } }, text);
   }
 
   // A move not made by its player's own hand, marked in move lists.
   const MADE_BY = {
-    bot: ["AI", "made by the computer"],
-    timeout: ["time out", "the time ran out: a random legal move was made"],
-    solver: ["solver", "played from the solver's solution"],
+    bot: [gettext("AI"), gettext("made by the computer")],
+    timeout: [gettext("time out"), gettext("the time ran out: a random legal move was made")],
+    solver: [gettext("solver"), gettext("played from the solver's solution")],
   };
   function madeByTag(move) {
     const found = MADE_BY[move.made_by];
@@ -223,7 +272,7 @@ const App = (() => {
     const changes = match && match.result && match.result.ratings;
     if (!changes || !changes.length) return null;
     const bySeat = new Map(match.players.map((p) => [p.seat, p]));
-    return el("ul", { class: "rating-changes", "aria-label": "Rating changes" }, changes.map((c) => {
+    return el("ul", { class: "rating-changes", "aria-label": gettext("Rating changes") }, changes.map((c) => {
       const player = bySeat.get(c.seat) || { username: c.username };
       const direction = c.change > 0 ? "up" : c.change < 0 ? "down" : "same";
       return el("li", { dataset: { seat: c.seat, username: c.username || "", change: Math.round(c.change) } },
@@ -242,27 +291,60 @@ const App = (() => {
     return { win: "win", loss: "loss", draw: "draw" }[results[mine.seat]] || null;
   }
 
+  // Names as a sentence lists them: "alice", "alice and bob", "alice, bob and carol".
+  function listed(names) {
+    if (names.length < 2) return names.join("");
+    return interpolate(gettext("%(names)s and %(last)s"), { names: names.slice(0, -1).join(gettext(", ")), last: names.at(-1) }, true);
+  }
+
+  // A finished match's result, and why it ended (the games' words, in the page's language).
   function resultText(match, username) {
     if (!match || !match.result) return "";
+    const reason = words(match.result.reason_words, match.result.reason);
+    const because = (headline) => (reason ? interpolate(gettext("%(headline)s — %(reason)s"), { headline, reason }, true) : headline);
     // An aborted match has no winner and no ratings: say so, and why.
-    if (match.status === "aborted") return match.result.reason ? `Aborted — ${match.result.reason}` : "Aborted";
+    if (match.status === "aborted") return because(gettext("Aborted"));
     const results = match.result.results || [];
     // A puzzle played alone (Sokoban) is solved or left, with the solver's help or not.
     if (match.players.length === 1) {
-      if (results[0] !== "win") return "Left unsolved";
-      return match.result.solver ? "Solved with the solver (not counted as your own solve)" : "Solved!";
+      if (results[0] !== "win") return gettext("Left unsolved");
+      return match.result.solver ? gettext("Solved with the solver (not counted as your own solve)") : gettext("Solved!");
     }
     const winners = match.players.filter((p) => results[p.seat] === "win");
     let headline;
-    if (winners.length === 0) headline = "Draw";
-    else if (winners.length === match.players.length && winners.length > 1) headline = "Draw";
-    else if (winners.some((p) => p.username === username)) headline = winners.length > 1 ? "You share the win" : "You won";
-    else headline = `${winners.map(playerName).join(" and ")} won`;
-    return match.result.reason ? `${headline} — ${match.result.reason}` : headline;
+    if (winners.length === 0) headline = gettext("Draw");
+    else if (winners.length === match.players.length && winners.length > 1) headline = gettext("Draw");
+    else if (winners.some((p) => p.username === username)) headline = winners.length > 1 ? gettext("You share the win") : gettext("You won");
+    else headline = interpolate(gettext("%(names)s won"), { names: listed(winners.map(playerName)) }, true);
+    return because(headline);
+  }
+
+  // The language switch of the top bar (and the settings page): a logged-in
+  // player's choice is saved as their preference first, so it follows them to
+  // any browser and wins over this one's; then the switch's form goes to
+  // Django's set_language, which remembers it in this browser, logged in or
+  // not, and brings the page back in that language.
+  async function setLanguage(code) {
+    const form = document.getElementById("language-switch");
+    if (document.body.dataset.username) {
+      try {
+        await api("PATCH", "/api/auth/me/", { preferences: { language: code } });
+      } catch (error) {
+        // The browser's cookie still switches this browser.
+      }
+    }
+    if (!form) { location.reload(); return; }
+    form.elements.language.value = code;
+    form.submit();
+  }
+  const languageSwitch = document.getElementById("language-switch");
+  if (languageSwitch) {
+    languageSwitch.elements.language.addEventListener("change", (event) => setLanguage(event.target.value));
   }
 
   return {
     api, el, svg, connect, socket, showError, resultText, outcomeFor, playerName, playerLabel, playerUrl,
     seatLeft, seatNote, madeByTag, signed, ratingChanges, ApiError, boards: {}, username: document.body.dataset.username,
+    words, formatted, sentence, listed, levelName, language, setLanguage,
   };
 })();

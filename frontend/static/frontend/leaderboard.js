@@ -17,7 +17,7 @@
     },
       el("td", { class: "rank" }, row.rank),
       el("td", {}, App.playerLabel({ username: row.username, name: row.name })),
-      el("td", { class: "number rating", title: `deviation ${row.deviation}` }, row.rating),
+      el("td", { class: "number rating", title: interpolate(gettext("deviation %(deviation)s"), { deviation: row.deviation }, true) }, row.rating),
       el("td", { class: "number" }, row.games))));
   }).catch((error) => {
     $("leaders-loading").hidden = true;

@@ -13,7 +13,10 @@
   const pools = JSON.parse($("pools").textContent);
   // slug -> URL of the board's small picture, "" where the game has none.
   const pictures = JSON.parse($("pictures").textContent);
-  const TURN_TIMES = [[0, "no limit"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day"]];
+  const TURN_TIMES = [
+    [0, gettext("no limit")], [30, gettext("30 seconds")], [60, gettext("1 minute")], [120, gettext("2 minutes")],
+    [300, gettext("5 minutes")], [86400, gettext("1 day")],
+  ];
 
   let games = [];
   let preferences = {};
@@ -24,10 +27,11 @@
   const poolOf = (game, players) => pools.find((p) => p.game === game && p.players === players) || null;
   const optionOf = (game, name) => game.options.find((o) => o.name === name) || null;
   const capitalised = (word) => word[0].toUpperCase() + word.slice(1);
+  const secondsText = (n) => interpolate(ngettext("%(count)s second", "%(count)s seconds", n), { count: n }, true);
 
   function duration(seconds) {
     const known = TURN_TIMES.find(([s]) => s === seconds);
-    return known ? known[1] : `${seconds} seconds`;
+    return known ? known[1] : secondsText(seconds);
   }
 
   async function busy(button, work) {
@@ -42,8 +46,8 @@
   }
 
   function playersText(counts) {
-    if (counts.length === 1) return counts[0] === 1 ? "1 player" : `${counts[0]} players`;
-    return `${counts.slice(0, -1).join(", ")} or ${counts.at(-1)} players`;
+    if (counts.length === 1) return interpolate(ngettext("%(count)s player", "%(count)s players", counts[0]), { count: counts[0] }, true);
+    return interpolate(gettext("%(counts)s or %(last)s players"), { counts: counts.slice(0, -1).join(gettext(", ")), last: counts.at(-1) }, true);
   }
 
   // "the game's default" is what the server uses when no time is sent: the
@@ -52,9 +56,9 @@
     const spec = optionOf(game, "turn_seconds");
     const own = spec ? spec.default : 0;
     const preferred = preferences.default_turn_seconds;
-    let label = "no limit (the game's default)";
-    if (own > 0 && typeof preferred === "number") label = `your default (${duration(preferred)})`;
-    else if (own > 0) label = `the game's default (${duration(own)})`;
+    let label = gettext("no limit (the game's default)");
+    if (own > 0 && typeof preferred === "number") label = interpolate(gettext("your default (%(time)s)"), { time: duration(preferred) }, true);
+    else if (own > 0) label = interpolate(gettext("the game's default (%(time)s)"), { time: duration(own) }, true);
     return choice("turn_seconds", [["", label], ...TURN_TIMES], "");
   }
 
@@ -62,7 +66,8 @@
     const spec = optionOf(game, "ai");
     const levels = game.ai_levels;
     const preferred = spec && levels.some((l) => l.name === spec.default) ? spec.default : levels[0].name;
-    return choice("ai", levels.map((l) => [l.name, `${capitalised(l.name)}: ${l.description}`, l.description]), preferred);
+    const label = (l) => interpolate(gettext("%(level)s: %(description)s"), { level: capitalised(App.levelName(l.name)), description: l.description }, true);
+    return choice("ai", levels.map((l) => [l.name, label(l), l.description]), preferred);
   }
 
   function field(text, control, attrs) {
@@ -96,13 +101,13 @@
     const counts = game.player_counts.filter((n) => poolOf(game.slug, n));
     if (!counts.length) return null;
     const players = choice("players", counts.map((n) => [n, n]), counts[0]);
-    const button = el("button", { type: "submit", class: "play" }, "Play");
+    const button = el("button", { type: "submit", class: "play" }, gettext("Play"));
     const error = errorLine();
     const form = el("form", { class: "quick-play" },
       el("div", { class: "row" },
-        field("Players", players, { hidden: counts.length < 2 }),
+        field(gettext("Players"), players, { hidden: counts.length < 2 }),
         button),
-      el("p", { class: "muted hint" }, "Quick pairing: a rated game against someone near your rating."),
+      el("p", { class: "muted hint" }, gettext("Quick pairing: a rated game against someone near your rating.")),
       error);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -117,10 +122,10 @@
 
   // A game played alone starts the moment its room is made.
   function soloPlay(game) {
-    const button = el("button", { type: "submit", class: "play" }, "Play");
+    const button = el("button", { type: "submit", class: "play" }, gettext("Play"));
     const error = errorLine();
     const form = el("form", { class: "solo-play" }, button,
-      el("p", { class: "muted hint" }, "A game of your own, started at once."), error);
+      el("p", { class: "muted hint" }, gettext("A game of your own, started at once.")), error);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       App.showError(error, null);
@@ -138,13 +143,13 @@
   function playComputer(game) {
     const counts = game.player_counts.filter((n) => n > 1);
     const players = choice("players", counts.map((n) => [n, n]), counts[0]);
-    const button = el("button", { type: "submit" }, "Start the game");
+    const button = el("button", { type: "submit" }, gettext("Start the game"));
     const error = errorLine();
     const form = el("form", { class: "stack play-computer" },
-      field("Players", players, { hidden: counts.length < 2 }),
-      field("Computer level", aiChoice(game)),
-      field("Time per turn", turnChoice(game)),
-      el("p", { class: "muted hint" }, "You take the first seat; the computer takes the others."),
+      field(gettext("Players"), players, { hidden: counts.length < 2 }),
+      field(gettext("Computer level"), aiChoice(game)),
+      field(gettext("Time per turn"), turnChoice(game)),
+      el("p", { class: "muted hint" }, gettext("You take the first seat; the computer takes the others.")),
       button, error);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -158,27 +163,27 @@
           go(room.id);
         } catch (failure) {
           App.showError(error, failure);
-          if (room) error.append(" ", el("a", { href: `/rooms/${room.id}/` }, "Open the room"));
+          if (room) error.append(" ", el("a", { href: `/rooms/${room.id}/` }, gettext("Open the room")));
         }
       });
     });
-    return action("computer", "Play the computer", form);
+    return action("computer", gettext("Play the computer"), form);
   }
 
   function createRoom(game) {
     const counts = game.player_counts;
     const players = choice("players", counts.map((n) => [n, n]), counts[0]);
     const rated = el("input", { type: "checkbox", name: "rated" });
-    const ratedLabel = el("label", { class: "check", title: "Only while every seat is a person: a room started with AI seats is not rated" },
-      rated, " Rated");
-    const button = el("button", { type: "submit" }, "Create room");
+    const ratedLabel = el("label", { class: "check", title: gettext("Only while every seat is a person: a room started with AI seats is not rated") },
+      rated, " ", gettext("Rated"));
+    const button = el("button", { type: "submit" }, gettext("Create room"));
     const error = errorLine();
     const form = el("form", { class: "stack create-room" },
-      field("Players", players, { hidden: counts.length < 2 }),
-      field("Computer level", aiChoice(game), { title: "Who takes the seats nobody took when you start the room" }),
-      field("Time per turn", turnChoice(game), { title: "When a player's time runs out, a random legal move is made for them" }),
+      field(gettext("Players"), players, { hidden: counts.length < 2 }),
+      field(gettext("Computer level"), aiChoice(game), { title: gettext("Who takes the seats nobody took when you start the room") }),
+      field(gettext("Time per turn"), turnChoice(game), { title: gettext("When a player's time runs out, a random legal move is made for them") }),
       ratedLabel,
-      el("p", { class: "muted hint" }, "Share the room's code; start when you are ready and the computer takes the free seats."),
+      el("p", { class: "muted hint" }, gettext("Share the room's code; start when you are ready and the computer takes the free seats.")),
       button, error);
     // Rated only where the game at that seat count has a rating pool.
     const syncRated = () => {
@@ -196,34 +201,34 @@
         try { go((await App.api("POST", "/api/rooms/", body)).id); } catch (failure) { App.showError(error, failure); }
       });
     });
-    return action("create", "Create a room", form);
+    return action("create", gettext("Create a room"), form);
   }
 
   function joinRoom(game) {
-    const rooms = el("ul", { class: "list open-rooms", "aria-label": `Open ${game.name} rooms` }, el("li", { class: "muted" }, "Loading…"));
-    const code = el("input", { name: "code", maxlength: 8, placeholder: "e.g. K7QX2M", autocomplete: "off", spellcheck: "false", class: "code" });
-    const button = el("button", { type: "submit" }, "Find room");
+    const rooms = el("ul", { class: "list open-rooms", "aria-label": interpolate(gettext("Open %(game)s rooms"), { game: game.name }, true) }, el("li", { class: "muted" }, gettext("Loading…")));
+    const code = el("input", { name: "code", maxlength: 8, placeholder: gettext("e.g. K7QX2M"), autocomplete: "off", spellcheck: "false", class: "code" });
+    const button = el("button", { type: "submit" }, gettext("Find room"));
     const error = errorLine();
-    const form = el("form", { class: "stack join-code" }, field("Join by room code", code), button, error);
+    const form = el("form", { class: "stack join-code" }, field(gettext("Join by room code"), code), button, error);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       App.showError(error, null);
       const wanted = code.value.trim().toUpperCase();
-      if (!wanted) { App.showError(error, new Error("Type the code the host gave you.")); return; }
+      if (!wanted) { App.showError(error, new Error(gettext("Type the code the host gave you."))); return; }
       busy(button, async () => {
         try {
           const found = (await App.api("GET", `/api/rooms/?code=${encodeURIComponent(wanted)}`)).results;
           // A room that has started can still be watched; a closed one is gone.
           const room = found.find((r) => r.status === "open") || found.find((r) => r.status === "playing");
           if (room) go(room.id);
-          else if (found.length) App.showError(error, new Error(`The room with the code ${wanted} is closed.`));
-          else App.showError(error, new Error(`No open room has the code ${wanted}.`));
+          else if (found.length) App.showError(error, new Error(interpolate(gettext("The room with the code %(code)s is closed."), { code: wanted }, true)));
+          else App.showError(error, new Error(interpolate(gettext("No open room has the code %(code)s."), { code: wanted }, true)));
         } catch (failure) {
           App.showError(error, failure);
         }
       });
     });
-    return { details: action("join", "Join a room", rooms, form), rooms };
+    return { details: action("join", gettext("Join a room"), rooms, form), rooms };
   }
 
   function card(game) {
@@ -237,7 +242,7 @@
           el("h2", { id: `game-${game.slug}` }, game.name),
           el("p", { class: "muted game-players" }, playersText(game.player_counts)),
           ratings,
-          el("a", { class: "rules-link", href: `/games/${game.slug}/rules/` }, "How to play"))),
+          el("a", { class: "rules-link", href: `/games/${game.slug}/rules/` }, gettext("How to play")))),
       solo ? soloPlay(game) : quickPlay(game),
       !solo && game.ai_levels.length ? playComputer(game) : null,
       solo ? null : createRoom(game),
@@ -259,8 +264,8 @@
         const r = profile.ratings[p.pool];
         if (!r) return null;
         const several = mine.length > 1;
-        return el("span", { class: "my-rating", dataset: { pool: p.pool }, title: `${r.games} rated game${r.games === 1 ? "" : "s"}` },
-          several ? `${p.players} players: ` : "Your rating: ",
+        return el("span", { class: "my-rating", dataset: { pool: p.pool }, title: interpolate(ngettext("%(count)s rated game", "%(count)s rated games", r.games), { count: r.games }, true) },
+          several ? interpolate(gettext("%(count)s players: "), { count: p.players }, true) : gettext("Your rating: "),
           el("b", {}, `${r.rating}${r.provisional ? "?" : ""}`));
       }));
     }
@@ -276,7 +281,7 @@
       const waiting = seeking.some((s) => s.game === slug && s.players === players);
       const button = form.querySelector("button.play");
       button.disabled = waiting;
-      button.textContent = !waiting ? "Play" : players > 2 ? "Looking for players…" : "Looking for an opponent…";
+      button.textContent = !waiting ? gettext("Play") : players > 2 ? gettext("Looking for players…") : gettext("Looking for an opponent…");
     }
   }
 
@@ -312,7 +317,7 @@
 
   function between(players) {
     const nodes = [];
-    players.forEach((p, i) => { if (i) nodes.push(" vs "); nodes.push(App.playerLabel(p)); });
+    players.forEach((p, i) => { if (i) nodes.push(gettext(" vs ")); nodes.push(App.playerLabel(p)); });
     return nodes;
   }
 
@@ -320,13 +325,13 @@
     const seated = r.seats.filter((s) => s.username || s.bot);
     const mine = r.seats.some((s) => s.username === me);
     const action = mine
-      ? el("a", { class: "button", href: `/rooms/${r.id}/` }, "Open")
-      : el("button", { type: "button", onclick: (event) => enterRoom(r, event.currentTarget) }, "Join");
+      ? el("a", { class: "button", href: `/rooms/${r.id}/` }, gettext("Open"))
+      : el("button", { type: "button", onclick: (event) => enterRoom(r, event.currentTarget) }, gettext("Join"));
     return el("li", { dataset: { room: r.id, rated: r.options && r.options.rated ? "yes" : "no" }, class: "entry" },
       el("span", {},
-        el("a", { href: `/rooms/${r.id}/` }, `${gameName(r.game)} #${r.id}`),
-        r.options && r.options.rated ? el("span", { class: "pill rated", title: "The result changes the players' ratings" }, "rated") : null,
-        el("span", { class: "muted" }, ` — ${seated.length}/${r.seats.length} seated: `),
+        el("a", { href: `/rooms/${r.id}/` }, interpolate(gettext("%(game)s #%(room)s"), { game: gameName(r.game), room: r.id }, true)),
+        r.options && r.options.rated ? el("span", { class: "pill rated", title: gettext("The result changes the players' ratings") }, gettext("rated")) : null,
+        el("span", { class: "muted" }, interpolate(gettext(" — %(seated)s/%(seats)s seated: "), { seated: seated.length, seats: r.seats.length }, true)),
         between(seated)),
       action);
   }
@@ -334,8 +339,8 @@
   function activeMatch(m) {
     return el("li", { dataset: { match: m.id }, class: "entry" },
       el("span", {},
-        el("a", { href: `/rooms/${m.room}/`, title: "Back to this game" }, gameName(m.game)),
-        m.rated ? el("span", { class: "pill rated" }, "rated") : null, ": ", between(m.players)));
+        el("a", { href: `/rooms/${m.room}/`, title: gettext("Back to this game") }, gameName(m.game)),
+        m.rated ? el("span", { class: "pill rated" }, gettext("rated")) : null, ": ", between(m.players)));
   }
 
   function myChange(m) {
@@ -346,8 +351,8 @@
   function finishedMatch(m) {
     return el("li", { dataset: { match: m.id, outcome: App.outcomeFor(m, me) || "" }, class: "entry" },
       el("span", {},
-        el("a", { href: `/matches/${m.id}/replay/`, title: "Review this game" }, gameName(m.game)),
-        m.rated ? el("span", { class: "pill rated" }, "rated") : null, ": ", between(m.players),
+        el("a", { href: `/matches/${m.id}/replay/`, title: gettext("Review this game") }, gameName(m.game)),
+        m.rated ? el("span", { class: "pill rated" }, gettext("rated")) : null, ": ", between(m.players),
         el("span", { class: "result" }, App.resultText(m, me), myChange(m))));
   }
 
@@ -357,12 +362,13 @@
       App.api("GET", "/api/matches/?player=me&status=active").then((page) => page.results),
       App.api("GET", "/api/matches/?player=me&status=finished").then((page) => page.results),
     ]);
-    fill($("open-rooms"), open, openRoom, "No open rooms. Create one!");
+    fill($("open-rooms"), open, openRoom, gettext("No open rooms. Create one!"));
     for (const [slug, parts] of cards) {
-      fill(parts.rooms, open.filter((r) => r.game === slug), openRoom, `No ${gameName(slug)} room is waiting for players.`);
+      fill(parts.rooms, open.filter((r) => r.game === slug), openRoom,
+        interpolate(gettext("No %(game)s room is waiting for players."), { game: gameName(slug) }, true));
     }
-    fill($("my-active"), active, activeMatch, "None.");
-    fill($("my-finished"), finished, finishedMatch, "None yet.");
+    fill($("my-active"), active, activeMatch, gettext("None."));
+    fill($("my-finished"), finished, finishedMatch, gettext("None yet."));
   }
 
   // --- start -------------------------------------------------------------------

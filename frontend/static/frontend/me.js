@@ -11,8 +11,19 @@
 
 (() => {
   let catalogue = null;
+  // The catalogue speaks English (one answer serves every language); its
+  // names and descriptions are the games' words, said in the page's language
+  // from the games' catalogue (/jsi18n/games/). Slugs and level names stay as they are.
+  const said = (game) => ({
+    ...game,
+    name: gettext(game.name),
+    ai_levels: (game.ai_levels || []).map((level) => ({ ...level, description: gettext(level.description) })),
+  });
   App.catalogue = () => {
-    if (!catalogue) catalogue = App.api("GET", "/api/games/").catch((error) => { catalogue = null; throw error; });
+    if (!catalogue) {
+      catalogue = App.api("GET", "/api/games/").then((games) => games.map(said))
+        .catch((error) => { catalogue = null; throw error; });
+    }
     return catalogue;
   };
 })();
@@ -60,7 +71,7 @@ App.seeks = (() => {
       waiting.delete(seek.id);
       forget(seek.id);
       if (seek.status === "paired") goToRoom(seek.room);
-      else if (seek.reason === "expired") notice("Your search for a game expired: no page of the site was open.");
+      else if (seek.reason === "expired") notice(gettext("Your search for a game expired: no page of the site was open."));
     }
     changed();
   }
@@ -138,7 +149,7 @@ App.seeks = (() => {
   function what(seek) {
     const game = names[seek.game];
     const name = game ? game.name : seek.game;
-    return game && game.several ? `${name}, ${seek.players} players` : name;
+    return game && game.several ? interpolate(gettext("%(game)s, %(count)s players"), { game: name, count: seek.players }, true) : name;
   }
 
   function notice(text) {
@@ -146,7 +157,7 @@ App.seeks = (() => {
     if (!panel) return;
     panel.hidden = false;
     panel.replaceChildren(App.el("p", { class: "seek-notice" }, text,
-      App.el("button", { type: "button", class: "link", onclick: () => { panel.hidden = true; } }, "OK")));
+      App.el("button", { type: "button", class: "link", onclick: () => { panel.hidden = true; } }, gettext("OK"))));
   }
 
   function render() {
@@ -164,18 +175,18 @@ App.seeks = (() => {
       return App.el("div", { class: "seek", dataset: { seek: entry.seek.id, game: entry.seek.game, pool: entry.seek.pool } },
         App.el("span", { class: "seek-spinner", "aria-hidden": "true" }),
         App.el("span", { class: "seek-what" },
-          `Looking for ${entry.seek.players > 2 ? "players" : "an opponent"}: `, App.el("b", {}, what(entry.seek)),
-          entry.seek.rated ? " (rated)" : ""),
-        App.el("span", { class: "seek-clock", title: "time waited", dataset: { seconds } }, clock(seconds)),
+          entry.seek.players > 2 ? gettext("Looking for players: ") : gettext("Looking for an opponent: "), App.el("b", {}, what(entry.seek)),
+          entry.seek.rated ? gettext(" (rated)") : ""),
+        App.el("span", { class: "seek-clock", title: gettext("time waited"), dataset: { seconds } }, clock(seconds)),
         App.el("button", { type: "button", class: "secondary", onclick: (event) => {
           event.currentTarget.disabled = true;
           cancel(entry.seek.id).catch(fail);
-        } }, "Cancel"),
+        } }, gettext("Cancel")),
         seconds >= OFFER_COMPUTER_AFTER_S
           ? App.el("button", { type: "button", class: "secondary", onclick: (event) => {
             event.currentTarget.disabled = true;
             playComputerInstead(entry).catch(fail);
-          } }, "Play the computer instead")
+          } }, gettext("Play the computer instead"))
           : null,
         error);
     }));

@@ -23,7 +23,11 @@
       if (!rating) return null;
       return el("tr", { dataset: { pool, provisional: rating.provisional ? "yes" : "no" }, class: rating.games ? null : "unplayed" },
         el("th", { scope: "row" }, poolLabel(pool)),
-        el("td", { class: "number rating", title: `${rating.rating} ± ${2 * rating.deviation}${rating.provisional ? ", provisional" : ""}` }, shown(rating)),
+        el("td", {
+          class: "number rating",
+          title: interpolate(rating.provisional ? gettext("%(rating)s ± %(range)s, provisional") : gettext("%(rating)s ± %(range)s"),
+            { rating: rating.rating, range: 2 * rating.deviation }, true),
+        }, shown(rating)),
         el("td", { class: "number games" }, rating.games),
         el("td", { class: "number win" }, record.win),
         el("td", { class: "number draw" }, record.draw),
@@ -60,29 +64,31 @@
     const last = points.at(-1).index;
     const x = (i) => PAD.left + (last === first ? (WIDTH - PAD.left - PAD.right) / 2 : ((i - first) / (last - first)) * (WIDTH - PAD.left - PAD.right));
     const y = (r) => PAD.top + ((high - r) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
-    const date = (at) => (at ? new Date(at).toLocaleDateString() : "");
+    const date = (at) => (at ? new Date(at).toLocaleDateString(App.language) : "");
     return el("figure", { class: "chart", dataset: { pool } },
       el("figcaption", {}, poolLabel(pool)),
       svg("svg", {
         viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", class: "rating-chart",
-        "aria-label": `${poolLabel(pool)} rating after each rated game: ${ratings.join(", ")}`,
+        "aria-label": interpolate(gettext("%(pool)s rating after each rated game: %(ratings)s"), { pool: poolLabel(pool), ratings: ratings.join(", ") }, true),
       },
         [high, low].flatMap((r) => [
           svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(r), y2: y(r), class: "grid" }),
           svg("text", { x: PAD.left - 6, y: y(r) + 4, class: "axis", "text-anchor": "end" }, r),
         ]),
-        svg("text", { x: PAD.left, y: HEIGHT - 6, class: "axis" }, points[0].start ? "start" : date(points[0].at)),
+        svg("text", { x: PAD.left, y: HEIGHT - 6, class: "axis" }, points[0].start ? gettext("start") : date(points[0].at)),
         points.length > 1 ? svg("text", { x: WIDTH - PAD.right, y: HEIGHT - 6, class: "axis", "text-anchor": "end" }, date(points.at(-1).at)) : null,
         svg("polyline", { class: "line", points: points.map((p) => `${x(p.index)},${y(p.rating)}`).join(" ") }),
         points.map((p) => svg("a", { href: p.start ? null : `/matches/${p.match}/replay/` },
           svg("circle", { cx: x(p.index), cy: y(p.rating), r: 4, class: p.start ? "point start" : "point", dataset: { rating: p.rating } },
-            svg("title", {}, p.start ? `${p.rating} before the first rated game` : `${p.rating} after the game of ${date(p.at)}`))))));
+            svg("title", {}, p.start
+              ? interpolate(gettext("%(rating)s before the first rated game"), { rating: p.rating }, true)
+              : interpolate(gettext("%(rating)s after the game of %(date)s"), { rating: p.rating, date: date(p.at) }, true)))))));
   }
 
   async function charts(profile) {
     const played = pools.filter(({ pool }) => profile.ratings[pool] && profile.ratings[pool].games > 0);
     if (!played.length) {
-      $("charts").replaceChildren(el("p", { class: "muted" }, "No rated games yet."));
+      $("charts").replaceChildren(el("p", { class: "muted" }, gettext("No rated games yet.")));
       return;
     }
     const drawn = await Promise.all(played.map(async ({ pool }) => {
@@ -95,7 +101,7 @@
 
   // --- finished games --------------------------------------------------------
 
-  const OUTCOME = { win: "Won", draw: "Drawn", loss: "Lost" };
+  const OUTCOME = { win: gettext("Won"), draw: gettext("Drawn"), loss: gettext("Lost") };
 
   function matchLine(m) {
     const outcome = App.outcomeFor(m, username);
@@ -103,18 +109,20 @@
     const others = m.players.filter((p) => p !== mine);
     const change = m.result && m.result.ratings ? m.result.ratings.find((c) => c.username === username) : null;
     const vs = [];
-    others.forEach((p, i) => { if (i) vs.push(", "); vs.push(App.playerLabel(p)); });
+    others.forEach((p, i) => { if (i) vs.push(gettext(", ")); vs.push(App.playerLabel(p)); });
     return el("li", { class: "entry", dataset: { match: m.id, outcome: outcome || "" } },
       el("span", {},
-        el("span", { class: `outcome outcome-${outcome || "none"}` }, OUTCOME[outcome] || "Played"), " ",
-        el("b", {}, gameNames[m.game] || m.game), others.length ? " against " : "", vs,
+        el("span", { class: `outcome outcome-${outcome || "none"}` }, OUTCOME[outcome] || gettext("Played")), " ",
+        ...(others.length
+          ? App.sentence(gettext("%(game)s against %(players)s"), { game: el("b", {}, gameNames[m.game] || m.game), players: el("span", {}, vs) })
+          : [el("b", {}, gameNames[m.game] || m.game)]),
         el("span", { class: "result" },
-          new Date(m.updated_at).toLocaleDateString(), " · ",
+          new Date(m.updated_at).toLocaleDateString(App.language), " · ",
           change
-            ? [m.rated ? "rated: " : "", `${change.before} \u2192 ${change.after} `,
+            ? [m.rated ? gettext("rated: ") : "", `${change.before} \u2192 ${change.after} `,
               el("span", { class: `change change-${change.change > 0 ? "up" : change.change < 0 ? "down" : "same"}` }, App.signed(change.change))]
-            : "unrated")),
-      el("a", { class: "button", href: `/matches/${m.id}/replay/`, title: "Review this game" }, "Replay"));
+            : gettext("unrated"))),
+      el("a", { class: "button", href: `/matches/${m.id}/replay/`, title: gettext("Review this game") }, gettext("Replay")));
   }
 
   let next = `${base}/matches/`;
@@ -124,7 +132,7 @@
     const list = $("player-matches");
     if (list.querySelector(".muted")) list.replaceChildren();
     list.append(...page.results.map(matchLine));
-    if (!list.children.length) list.append(el("li", { class: "muted" }, "No finished games yet."));
+    if (!list.children.length) list.append(el("li", { class: "muted" }, gettext("No finished games yet.")));
     next = page.next;
     $("more-matches").hidden = !next;
   }

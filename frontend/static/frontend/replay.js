@@ -67,12 +67,14 @@
     ]);
     $("seats").replaceChildren(...match.players.map((p) => App.el("li", {
       class: `seat seat-${p.seat}${p.username && p.username === App.username ? " mine" : ""}`,
+      dataset: p.username && p.username === App.username ? { you: gettext("you") } : {},
     }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p))));
     $("moves").replaceChildren(...moves.map((m) => App.el("li", {
-      dataset: { ply: m.ply, move: m.move }, onclick: () => show(m.ply), title: `${m.move}: the position after move ${m.ply}`,
+      dataset: { ply: m.ply, move: m.move }, onclick: () => show(m.ply),
+      title: interpolate(gettext("%(move)s: the position after move %(ply)s"), { move: m.move, ply: m.ply }, true),
     }, App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }),
-    App.el("span", { class: "move-text" }, m.text || m.move), App.madeByTag(m))));
-    if (match.status === "active") $("replay-status").textContent = "This game is still being played; the replay shows the moves so far.";
+    App.el("span", { class: "move-text" }, App.words(m.words, m.text) || m.move), App.madeByTag(m))));
+    if (match.status === "active") $("replay-status").textContent = gettext("This game is still being played; the replay shows the moves so far.");
     await show(0);
   })().catch((error) => App.showError($("replay-error"), error));
 })();

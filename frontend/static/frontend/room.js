@@ -19,6 +19,19 @@
   const board = boardModule.create($("board"), { play, post, readonly: false });
   $("board").hidden = true; // until there is a match to draw
 
+  // A room's or a match's status as the pill shows it (its data-status keeps the API's word).
+  const STATUS = {
+    open: pgettext("room status", "open"),
+    playing: pgettext("room status", "playing"),
+    closed: pgettext("room status", "closed"),
+    "game over": pgettext("room status", "game over"),
+    aborted: pgettext("room status", "aborted"),
+  };
+  function showStatus(status) {
+    $("room-status").textContent = STATUS[status] || status;
+    $("room-status").dataset.status = status;
+  }
+
   function mySeatInRoom() {
     return room ? room.seats.find((s) => s.username === me) : undefined;
   }
@@ -41,14 +54,14 @@
     const node = $("watchers");
     node.hidden = count === 0;
     node.dataset.count = count;
-    node.textContent = `${count} watching`;
-    node.title = count === 1 ? "One person is watching this room" : `${count} people are watching this room`;
+    node.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", count), { count }, true);
+    node.title = interpolate(ngettext("One person is watching this room", "%(count)s people are watching this room", count), { count }, true);
     const watching = !mySeatInRoom() && !(match && match.seat !== null);
     $("watching").hidden = !watching || room.status === "closed";
   }
 
   function renderRoom() {
-    $("room-title").textContent = `${title} — room ${room.id}`;
+    $("room-title").textContent = interpolate(gettext("%(game)s — room %(room)s"), { game: title, room: room.id }, true);
     $("room-code").textContent = room.code;
     const seated = Boolean(mySeatInRoom());
     const free = room.seats.some((s) => !s.username && !s.bot);
@@ -57,8 +70,14 @@
     renderWatchers();
     $("start").hidden = !seated || room.host !== me || room.status !== "open" || !free;
     $("room-rated").hidden = !(room.options && room.options.rated);
-    const level = room.options && room.options.ai ? ` (${room.options.ai})` : "";
-    $("start").textContent = room.seats.length > 2 ? `Start: the computer${level} takes the free seats` : `Play the computer${level}`;
+    const level = room.options && room.options.ai ? App.levelName(room.options.ai) : "";
+    if (room.seats.length > 2) {
+      $("start").textContent = level
+        ? interpolate(gettext("Start: the computer (%(level)s) takes the free seats"), { level }, true)
+        : gettext("Start: the computer takes the free seats");
+    } else {
+      $("start").textContent = level ? interpolate(gettext("Play the computer (%(level)s)"), { level }, true) : gettext("Play the computer");
+    }
     if (room.match && (!match || match.id !== room.match)) loadMatch(room.match).catch(showActionError);
     if (match) renderMatch();
     else renderWaiting();
@@ -67,14 +86,13 @@
   // Before the first match: who is still missing, and how to bring them.
   function renderWaiting() {
     renderSeats();
-    $("room-status").textContent = room.status;
-    $("room-status").dataset.status = room.status;
+    showStatus(room.status);
     const turn = $("turn");
     turn.dataset.myTurn = "no";
     if (room.status === "open") {
       waitingForSeats(turn);
     } else if (room.status === "closed") {
-      turn.textContent = "This room is closed.";
+      turn.textContent = gettext("This room is closed.");
     } else {
       turn.textContent = "";
     }
@@ -85,11 +103,11 @@
   // player left between matches). Say whom it waits for and how to bring them.
   function waitingForSeats(turn) {
     const missing = room.seats.filter((s) => !s.username && !s.bot).length;
-    const others = missing === 1 ? "an opponent" : `${missing} more players`;
-    turn.replaceChildren(mySeatInRoom()
-      ? `Waiting for ${others} to join. Share the room code `
-      : "A seat is free: take it to play. Room code ",
-    App.el("b", {}, room.code), ".");
+    const text = mySeatInRoom()
+      ? ngettext("Waiting for an opponent to join. Share the room code %(code)s.",
+        "Waiting for %(count)s more players to join. Share the room code %(code)s.", missing)
+      : gettext("A seat is free: take it to play. Room code %(code)s.");
+    turn.replaceChildren(...App.sentence(text, { count: String(missing), code: App.el("b", {}, room.code) }));
   }
 
   function renderSeats() {
@@ -102,16 +120,17 @@
       const toMove = playing && match.status === "active" && match.to_move.includes(p.seat);
       return App.el("li", {
         class: `seat seat-${p.seat}${toMove ? " to-move" : ""}${p.username === me ? " mine" : ""}`,
-        dataset: { seat: p.seat },
+        // What the stylesheet adds after my own seat: " (you)".
+        dataset: p.username === me ? { seat: p.seat, you: gettext("you") } : { seat: p.seat },
       }, App.el("span", { class: `swatch swatch-${p.seat}` }), App.playerLabel(p),
-      playing ? App.seatNote(p, match) : null, toMove ? " — to move" : "");
+      playing ? App.seatNote(p, match) : null, toMove ? gettext(" — to move") : "");
     }));
   }
 
   function setTitle(myTurn) {
-    const base = room ? `${title} — room ${room.id}` : title;
+    const base = room ? interpolate(gettext("%(game)s — room %(room)s"), { game: title, room: room.id }, true) : title;
     // The tab's title is the cue a player sees while looking at another tab.
-    document.title = myTurn ? `● Your turn · ${base}` : base;
+    document.title = myTurn ? interpolate(gettext("● Your turn · %(title)s"), { title: base }, true) : base;
   }
 
   function renderMatch() {
@@ -137,9 +156,9 @@
       turn.textContent = "";
     } else if (active) {
       const names = match.players.filter((p) => match.to_move.includes(p.seat)).map(App.playerName).join(", ");
-      if (myTurn) turn.replaceChildren(App.el("span", { class: `swatch swatch-${match.seat}` }), "Your turn");
-      else if (match.seat !== null) turn.textContent = `Waiting for ${names}…`;
-      else turn.textContent = `${names} to move`;
+      if (myTurn) turn.replaceChildren(App.el("span", { class: `swatch swatch-${match.seat}` }), gettext("Your turn"));
+      else if (match.seat !== null) turn.textContent = interpolate(gettext("Waiting for %(names)s…"), { names }, true);
+      else turn.textContent = interpolate(gettext("%(names)s to move"), { names }, true);
       if (match.turn_deadline) turn.append(App.el("span", { class: "clock", id: "turn-clock" }));
     } else if (room && room.status === "open" && match.id === room.match) {
       waitingForSeats(turn);
@@ -153,8 +172,7 @@
     // Open again after a match when someone left: the table waits for a player.
     const reopened = !active && room && room.status === "open" && match.id === room.match;
     const status = active ? "playing" : reopened ? "open" : match.status === "finished" ? "game over" : match.status;
-    $("room-status").textContent = status;
-    $("room-status").dataset.status = status;
+    showStatus(status);
     const banner = $("banner");
     banner.hidden = active;
     // A rated result says what it did to each player's rating.
@@ -163,8 +181,8 @@
     const mine = match.players.find((p) => p.seat === match.seat);
     $("resign").hidden = !active || match.seat === null || Boolean(mine && mine.resigned);
     // A puzzle played alone is not resigned but left.
-    $("resign").textContent = solo() ? "Leave level" : "Resign";
-    $("resign").title = solo() ? "Stop playing this level; it stays unsolved" : "Give up this game";
+    $("resign").textContent = solo() ? gettext("Leave level") : gettext("Resign");
+    $("resign").title = solo() ? gettext("Stop playing this level; it stays unsolved") : gettext("Give up this game");
     renderClaim();
     renderRematch(active);
     renderWatchers();
@@ -184,17 +202,16 @@
     const iAccepted = open && offer.accepted.includes(me);
     const button = $("rematch");
     button.hidden = active || !seated || iAccepted || room.status !== "playing";
-    button.textContent = open ? "Accept rematch" : "Play again";
+    button.textContent = open ? gettext("Accept rematch") : gettext("Play again");
     $("decline").hidden = active || !seated || !open || iAccepted;
     const line = $("rematch-offer");
     line.hidden = active || !offer;
     if (open) {
-      const waiting = offer.waiting_for.join(", ");
       line.textContent = iAccepted
-        ? `Rematch offered: waiting for ${waiting} to accept.`
-        : `${offer.offered_by} offers a rematch (accepted: ${offer.accepted.join(", ")}).`;
+        ? interpolate(gettext("Rematch offered: waiting for %(names)s to accept."), { names: App.listed(offer.waiting_for) }, true)
+        : interpolate(gettext("%(name)s offers a rematch (accepted: %(names)s)."), { name: offer.offered_by, names: offer.accepted.join(gettext(", ")) }, true);
     } else if (offer && offer.declined_by) {
-      line.textContent = `${offer.declined_by} declined the rematch.`;
+      line.textContent = interpolate(gettext("%(name)s declined the rematch."), { name: offer.declined_by }, true);
     }
   }
 
@@ -214,10 +231,10 @@
     if (!may) return;
     const name = App.playerName(absent);
     const two = match.players.length === 2;
-    button.textContent = two ? "Claim victory" : `Give ${name}'s seat to the computer`;
-    line.textContent = two
-      ? `${name} has been away on their turn for a while. You may claim the win, or wait for them.`
-      : `${name} has been away on their turn for a while. You may hand their seat to the computer so the game goes on.`;
+    button.textContent = two ? gettext("Claim victory") : interpolate(gettext("Give %(name)s's seat to the computer"), { name }, true);
+    line.textContent = interpolate(two
+      ? gettext("%(name)s has been away on their turn for a while. You may claim the win, or wait for them.")
+      : gettext("%(name)s has been away on their turn for a while. You may hand their seat to the computer so the game goes on."), { name }, true);
   }
 
   // The time left for the current turn, when the room has a turn limit.
@@ -226,7 +243,9 @@
     const clock = $("turn-clock");
     if (!clock || deadline === null) return;
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up";
+    clock.textContent = left > 0
+      ? interpolate(gettext("%(time)s left"), { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` }, true)
+      : gettext("time is up");
     clock.classList.toggle("urgent", left <= 10);
   }
   setInterval(() => { tickClock(); if (match) renderClaim(); }, 1000);
@@ -240,7 +259,7 @@
     // In words ("built a 2-storey piece on city 3"), whole; the notation is in the title.
     list.replaceChildren(...moves.map((m) => App.el("li", { dataset: { ply: m.ply, move: m.move, madeBy: m.made_by }, title: m.move },
       App.el("span", { class: "ply" }, `${m.ply}.`), App.el("span", { class: `swatch swatch-${m.seat}` }),
-      App.el("span", { class: "move-text" }, m.text || m.move), App.madeByTag(m))));
+      App.el("span", { class: "move-text" }, App.words(m.words, m.text) || m.move), App.madeByTag(m))));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -313,7 +332,7 @@
   $("decline").addEventListener("click", () => roomAction("rematch/decline", (r) => { room = r; renderRoom(); }));
   $("resign").addEventListener("click", async () => {
     const leaving = solo();
-    if (!match || !confirm(leaving ? "Leave this level? It stays unsolved." : "Resign this game?")) return;
+    if (!match || !confirm(leaving ? gettext("Leave this level? It stays unsolved.") : gettext("Resign this game?"))) return;
     showActionError(null);
     try {
       takeMatch(await App.api("POST", `/api/matches/${match.id}/resign/`));
@@ -375,11 +394,12 @@
     problem.dataset.code = code;
     if (code === 4401) {
       const next = encodeURIComponent(location.pathname);
-      problem.replaceChildren("You are not logged in any more, so this room cannot be followed. ",
-        App.el("a", { href: `/login/?next=${next}` }, "Log in again"), " to come back to it.");
+      problem.replaceChildren(...App.sentence(
+        gettext("You are not logged in any more, so this room cannot be followed. %(link)s to come back to it."),
+        { link: App.el("a", { href: `/login/?next=${next}` }, gettext("Log in again")) }));
     } else {
-      problem.replaceChildren("This room is gone: there is nothing to follow here. ",
-        App.el("a", { href: "/" }, "Back to the lobby"), ".");
+      problem.replaceChildren(...App.sentence(gettext("This room is gone: there is nothing to follow here. %(link)s."),
+        { link: App.el("a", { href: "/" }, gettext("Back to the lobby")) }));
     }
   }
 
@@ -388,9 +408,10 @@
     status(state, code) {
       const node = $("connection");
       node.dataset.state = state;
-      node.textContent = { live: "live", offline: "reconnecting…", closed: code === 4401 ? "logged out" : code === 4404 ? "room gone" : "disconnected" }[state] || state;
-      node.title = state === "live" ? "Moves and chat arrive as they happen"
-        : state === "offline" ? "Lost the connection to the server; trying again" : "The page stopped following this room";
+      const closed = code === 4401 ? gettext("logged out") : code === 4404 ? gettext("room gone") : gettext("disconnected");
+      node.textContent = { live: gettext("live"), offline: gettext("reconnecting…"), closed }[state] || state;
+      node.title = state === "live" ? gettext("Moves and chat arrive as they happen")
+        : state === "offline" ? gettext("Lost the connection to the server; trying again") : gettext("The page stopped following this room");
       if (state === "closed") showClosed(code);
       if (state === "live") {
         // Chat lines posted while we were away came as pushes nobody heard: fetch them.

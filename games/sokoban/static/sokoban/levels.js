@@ -11,6 +11,9 @@
   let collections = [];
   let current = null;
   let shown = 0; // only the newest collection asked for is drawn
+  const UPLOADS = "Uploads";
+  // A collection's name as shown: the bundled ones are names; the uploads' is words.
+  const collectionName = (name) => (name === UPLOADS ? gettext("Uploads") : name);
 
   // Every page of a list, the later pages fetched together once the count is known.
   async function allLevels(collection) {
@@ -82,12 +85,15 @@
   }
 
   function tile(level) {
-    const best = level.solved ? `${level.best_moves} moves · ${level.best_pushes} pushes` : "";
+    const best = level.solved
+      ? interpolate(gettext("%(moves)s moves · %(pushes)s pushes"), { moves: level.best_moves, pushes: level.best_pushes }, true) : "";
     // A solve with the solver is not the player's own: marked apart, with no best.
     const helped = level.solved_with_solver && !level.solved;
-    const label = [level.title, level.solved ? `solved, best ${best}` : helped ? "solved with the solver only" : "not solved yet",
-      level.verified === "unverified" ? "not verified by the solver" : ""].filter(Boolean).join(", ");
-    const named = level.collection === "Uploads";
+    const progress = level.solved ? interpolate(gettext("solved, best %(best)s"), { best }, true)
+      : helped ? gettext("solved with the solver only") : gettext("not solved yet");
+    const label = [level.title, progress, level.verified === "unverified" ? gettext("not verified by the solver") : ""]
+      .filter(Boolean).join(gettext(", "));
+    const named = level.collection === UPLOADS;
     return el("li", {},
       el("button", {
         type: "button", class: "skb-tile", "aria-label": label, title: label,
@@ -98,10 +104,11 @@
       level.solved ? el("span", { class: "skb-check", "aria-hidden": "true" }, "✓") : null,
       el("span", { class: "skb-picture" }, preview(level.xsb)),
       named ? el("span", { class: "skb-name" }, level.title) : null,
-      helped ? el("span", { class: "skb-solver", title: "Solved with the solver's answer: not counted as solved" }, "with the solver") : null,
-      el("span", { class: "skb-best" }, level.solved ? best : `${level.boxes} box${level.boxes === 1 ? "" : "es"}`),
-      named && level.uploaded_by ? el("span", { class: "skb-by" }, `by ${level.uploaded_by}`) : null,
-      level.verified === "unverified" ? el("span", { class: "skb-unverified" }, "unverified") : null));
+      helped ? el("span", { class: "skb-solver", title: gettext("Solved with the solver's answer: not counted as solved") }, gettext("with the solver")) : null,
+      el("span", { class: "skb-best" }, level.solved ? best
+        : interpolate(ngettext("%(count)s box", "%(count)s boxes", level.boxes), { count: level.boxes }, true)),
+      named && level.uploaded_by ? el("span", { class: "skb-by" }, interpolate(gettext("by %(name)s"), { name: level.uploaded_by }, true)) : null,
+      level.verified === "unverified" ? el("span", { class: "skb-unverified" }, gettext("unverified")) : null));
   }
 
   async function start(level, button) {
@@ -120,15 +127,15 @@
     $("collections").replaceChildren(...collections.map((c) => el("button", {
       type: "button", role: "tab", class: "skb-tab", "aria-selected": c.name === current ? "true" : "false",
       dataset: { collection: c.name }, onclick: () => show(c.name),
-    }, c.name, " ", el("span", { class: "skb-count" }, `${c.solved} / ${c.levels}`))));
+    }, collectionName(c.name), " ", el("span", { class: "skb-count" }, `${c.solved} / ${c.levels}`))));
   }
 
   function drawSummary() {
     const c = collections.find((x) => x.name === current);
     if (!c) return;
     $("collection-summary").textContent = c.levels
-      ? `${c.solved} of ${c.levels} solved.`
-      : current === "Uploads" ? "No uploads yet: paste a level in the form to add one." : "No levels.";
+      ? interpolate(ngettext("%(solved)s of %(count)s solved.", "%(solved)s of %(count)s solved.", c.levels), { solved: c.solved, count: c.levels }, true)
+      : current === UPLOADS ? gettext("No uploads yet: paste a level in the form to add one.") : gettext("No levels.");
   }
 
   async function show(name, highlight) {
@@ -139,7 +146,7 @@
     drawSummary();
     App.showError($("levels-error"), null);
     const list = $("levels");
-    if (!loaded.has(name)) list.replaceChildren(el("li", { class: "muted" }, "Loading…"));
+    if (!loaded.has(name)) list.replaceChildren(el("li", { class: "muted" }, gettext("Loading…")));
     try {
       if (!loaded.has(name)) loaded.set(name, await allLevels(name));
     } catch (error) {
@@ -157,7 +164,7 @@
   async function loadCollections() {
     const listed = await App.api("GET", "/api/sokoban/collections/");
     const byName = new Map(listed.map((c) => [c.name, c]));
-    const names = [...BUNDLED.filter((n) => n !== "Uploads"), ...listed.map((c) => c.name), "Uploads"];
+    const names = [...BUNDLED.filter((n) => n !== UPLOADS), ...listed.map((c) => c.name), UPLOADS];
     collections = [...new Set(names)].map((name) => byName.get(name) || { name, levels: 0, solved: 0 });
   }
 
@@ -172,14 +179,15 @@
     $("upload-busy").hidden = false;
     try {
       const stored = await App.api("POST", "/api/sokoban/levels/", title ? { text, title } : { text });
-      const names = stored.map((l) => `${l.title}${l.verified === "unverified" ? " (not verified: the solver could not decide in time)" : ""}`);
-      $("upload-done").replaceChildren(`Added to Uploads: ${names.join(", ")}.`);
+      const names = stored.map((l) => (l.verified === "unverified"
+        ? interpolate(gettext("%(title)s (not verified: the solver could not decide in time)"), { title: l.title }, true) : l.title));
+      $("upload-done").replaceChildren(interpolate(gettext("Added to Uploads: %(levels)s."), { levels: names.join(gettext(", ")) }, true));
       $("upload-done").hidden = false;
       $("upload-text").value = "";
       $("upload-title").value = "";
-      loaded.delete("Uploads");
+      loaded.delete(UPLOADS);
       await loadCollections();
-      await show("Uploads", stored.length ? stored[0].id : null);
+      await show(UPLOADS, stored.length ? stored[0].id : null);
     } catch (error) {
       // The server's reason, as it says it: "no player", "boxes and goals unequal", "cannot be solved"...
       App.showError($("upload-error"), error);
