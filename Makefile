@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test install install-dev migrate browser typecheck clean
+.PHONY: run test install install-dev migrate browser gettext messages typecheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,11 +34,27 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 		|| echo "warning: could not install chromium; browser tests will fail"
 
+# GNU gettext (msgfmt) from Debian compiles the catalogues (<app>/locale/*/LC_MESSAGES/*.po);
+# the tests check that every committed .mo matches its .po.
+gettext:
+	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext >/dev/null) \
+		|| echo "warning: could not install gettext; the catalogue tests will fail"
+
+# After changing the server's messages: update the Korean catalogues of these apps
+# (games' includes its own apps, such as games/sokoban/locale), translate the new
+# entries, then `make messages` again to compile them. The scripts' catalogues
+# (djangojs) are made with `makemessages -d djangojs` in their app.
+messages: install-dev gettext
+	@for app in games accounts matchmaking ratings core; do \
+		(cd $$app && ../$(BIN)/python ../manage.py makemessages -l ko --no-obsolete --verbosity 0 \
+			&& ../$(BIN)/python ../manage.py compilemessages -l ko --verbosity 0); \
+	done
+
 # The engines are pure and typed: mypy --strict (configured in pyproject.toml).
 typecheck: install-dev
 	$(BIN)/mypy
 
-test: install-dev browser typecheck
+test: install-dev browser gettext typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -72,28 +72,6 @@ _CODES = {
     exceptions.Throttled: "throttled",
     exceptions.ValidationError: "invalid",
 }
-
-
-# DRF's own messages that this API answers with: in our catalogue (core/locale),
-# since DRF's Korean one is for ko_KR, not the site's ko. DRF translates them
-# when it raises, in the language LocaleMiddleware chose.
-DRF_MESSAGES = (
-    gettext_noop("Authentication credentials were not provided."),
-    gettext_noop("Incorrect authentication credentials."),
-    gettext_noop("Invalid token."),
-    gettext_noop("Invalid token header. No credentials provided."),
-    gettext_noop("Invalid token header. Token string should not contain spaces."),
-    gettext_noop("Invalid token header. Token string should not contain invalid characters."),
-    gettext_noop("User inactive or deleted."),
-    gettext_noop("You do not have permission to perform this action."),
-    gettext_noop("Malformed request."),
-    gettext_noop("JSON parse error - {detail}"),
-    gettext_noop('Method "{method}" not allowed.'),
-    gettext_noop('Unsupported media type "{media_type}" in request.'),
-    gettext_noop("Could not satisfy the request Accept header."),
-    gettext_noop("Request was throttled."),
-    gettext_noop("This field is required."),
-)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -40,7 +40,7 @@ def _parse_upload(text: Any) -> list[EngineLevel]:
     try:
         found = parse_levels(text)
     except LevelError as error:
-        raise Invalid("bad_level", str(error)) from error
+        raise Invalid("bad_level", error.message) from error
     if len(found) > MAX_UPLOAD_LEVELS:
         raise Invalid(
             "bad_level", words("at most %(maximum)s levels per upload, not %(count)s", maximum=MAX_UPLOAD_LEVELS, count=len(found))
@@ -131,7 +131,7 @@ def solve_start(*, user: User, level: Any = None, level_id: Any = None, algorith
         try:
             xsb = parse_level(level).to_xsb(title=False)
         except LevelError as error:
-            raise Invalid("bad_level", str(error)) from error
+            raise Invalid("bad_level", error.message) from error
     # One solve at a time per player: the machine has few cores to share.
     # Locking the player's row serialises two requests at once (a double
     # click); locking their jobs would lock nothing when none runs yet.

@@ -195,13 +195,13 @@ class Sokoban(Engine[SokobanState, Action]):
         try:
             parse_level(options["level"])
         except LevelError as error:
-            raise BadOptions(words("option 'level': %(error)s", error=str(error))) from None
+            raise BadOptions(words("option 'level': %(error)s", error=error.message)) from None
 
     def initial_state(self, players: int, options: JSON, seed: int) -> SokobanState:
         try:
             level = parse_level(options.get("level", DEFAULT_LEVEL))
         except LevelError as error:
-            raise BadOptions(words("option 'level': %(error)s", error=str(error))) from None
+            raise BadOptions(words("option 'level': %(error)s", error=error.message)) from None
         return start_state(level, options.get("title", ""))
 
     def to_move(self, state: SokobanState) -> tuple[int, ...]:
@@ -319,7 +319,7 @@ class Sokoban(Engine[SokobanState, Action]):
         try:
             level = parse_level(data["level"])
         except LevelError as error:
-            raise BadOptions(words("stored level: %(error)s", error=str(error))) from None
+            raise BadOptions(words("stored level: %(error)s", error=error.message)) from None
         state = replay(level, data["path"])
         return replace(
             state, moves=int(data["moves"]), pushes=int(data["pushes"]), title=data.get("title", "")

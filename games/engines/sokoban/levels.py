@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from ..words import words
+
 # (column, row), 0-based, row 0 at the top as the level is written.
 Cell = tuple[int, int]
 
@@ -66,7 +68,13 @@ _NUMERIC_RE = re.compile(r"\A\s*(\d+)\s+(\d+)(?:\s|\Z)")
 
 
 class LevelError(ValueError):
-    """The text is not a playable level; the message says why, for the uploader."""
+    """The text is not a playable level; the message (words) says why, for the uploader."""
+
+    @property
+    def message(self) -> str:
+        """The message as raised (``Words``), for the uploader's language."""
+        first = self.args[0] if len(self.args) == 1 else None
+        return first if isinstance(first, str) else str(self)
 
 
 @dataclass(frozen=True)
@@ -119,32 +127,36 @@ class Level:
 def parse_level(text: str) -> Level:
     """The one level in ``text`` (XSB or numeric); LevelError says what is wrong."""
     if not isinstance(text, str):
-        raise LevelError("a level must be given as text")
+        raise LevelError(words("a level must be given as text"))
     if len(text) > MAX_LEVEL_CHARS:
         raise LevelError(
-            f"the level text is {len(text)} characters long; at most {MAX_LEVEL_CHARS} are accepted"
+            words(
+                "the level text is %(count)s characters long; at most %(maximum)s are accepted",
+                count=len(text),
+                maximum=MAX_LEVEL_CHARS,
+            )
         )
     if not text.strip():
-        raise LevelError("the level is empty")
+        raise LevelError(words("the level is empty"))
     if _NUMERIC_RE.match(text):
         return parse_numeric(text)
     levels = parse_levels(text)
     if len(levels) != 1:
-        raise LevelError(f"the text holds {len(levels)} levels; give exactly one")
+        raise LevelError(words("the text holds %(count)s levels; give exactly one", count=len(levels)))
     return levels[0]
 
 
 def parse_levels(text: str) -> list[Level]:
     """Every level of an XSB collection, in order; LevelError names the first bad one."""
     if len(text) > MAX_COLLECTION_CHARS:
-        raise LevelError(f"the file is larger than {MAX_COLLECTION_CHARS} characters")
+        raise LevelError(words("the file is larger than %(maximum)s characters", maximum=MAX_COLLECTION_CHARS))
     if not text.strip():
-        raise LevelError("the level is empty")
+        raise LevelError(words("the level is empty"))
     if _NUMERIC_RE.match(text):
         return [parse_numeric(text)]
     boards = list(split_boards(text))
     if not boards:
-        raise LevelError("no level found: a level needs rows of # walls")
+        raise LevelError(words("no level found: a level needs rows of # walls"))
     levels = []
     for number, (title, author, rows) in enumerate(boards, start=1):
         try:
@@ -152,7 +164,7 @@ def parse_levels(text: str) -> list[Level]:
         except LevelError as error:
             if len(boards) == 1:
                 raise
-            raise LevelError(f"level {number}: {error}") from None
+            raise LevelError(words("level %(level)s: %(error)s", level=number, error=error.message)) from None
     return levels
 
 
@@ -276,7 +288,7 @@ def level_from_rows(rows: list[str], title: str = "", author: str = "") -> Level
             elif char in (BOX, BOX_ON_GOAL):
                 boxes.add((x, y))
             elif char not in "-_ .":
-                raise LevelError(f"unknown square {char!r} in row {y + 1}")
+                raise LevelError(words("unknown square %(square)r in row %(row)s", square=char, row=y + 1))
             if char in (GOAL, PLAYER_ON_GOAL, BOX_ON_GOAL):
                 goals.add((x, y))
     return _validated(width, height, walls, goals, boxes, players, title, author)
@@ -286,16 +298,22 @@ def parse_numeric(text: str) -> Level:
     """A level in the original program's numeric format (``COLUMNS ROWS`` then digits)."""
     match = _NUMERIC_RE.match(text)
     if match is None:
-        raise LevelError("a numeric level starts with its size: COLUMNS ROWS")
+        raise LevelError(words("a numeric level starts with its size: COLUMNS ROWS"))
     width, height = int(match.group(1)), int(match.group(2))
     _check_size(width, height)
     cells = "".join(text[match.end():].split())
     bad = next((c for c in cells if c not in NUMERIC_CELLS), None)
     if bad is not None:
-        raise LevelError(f"unknown square {bad!r}; the numeric format uses the digits 0-5")
+        raise LevelError(words("unknown square %(square)r; the numeric format uses the digits 0-5", square=bad))
     if len(cells) != width * height:
         raise LevelError(
-            f"a {width} x {height} level needs {width * height} squares, but {len(cells)} are given"
+            words(
+                "a %(width)s x %(height)s level needs %(needed)s squares, but %(count)s are given",
+                width=width,
+                height=height,
+                needed=width * height,
+                count=len(cells),
+            )
         )
     rows = [
         "".join(NUMERIC_CELLS[c] for c in cells[y * width:(y + 1) * width]) for y in range(height)
@@ -305,11 +323,15 @@ def parse_numeric(text: str) -> Level:
 
 def _check_size(width: int, height: int) -> None:
     if width == 0 or height == 0:
-        raise LevelError("the level is empty")
+        raise LevelError(words("the level is empty"))
     if width > MAX_SIDE or height > MAX_SIDE:
         raise LevelError(
-            f"the board is {width} x {height} squares; the largest accepted is"
-            f" {MAX_SIDE} x {MAX_SIDE}"
+            words(
+                "the board is %(width)s x %(height)s squares; the largest accepted is %(maximum)s x %(maximum)s",
+                width=width,
+                height=height,
+                maximum=MAX_SIDE,
+            )
         )
 
 
@@ -324,22 +346,28 @@ def _validated(
     author: str = "",
 ) -> Level:
     if not players:
-        raise LevelError("the level has no player (@, or + on a goal)")
+        raise LevelError(words("the level has no player (@, or + on a goal)"))
     if len(players) > 1:
-        raise LevelError(f"the level has {len(players)} players; it needs exactly one")
+        raise LevelError(words("the level has %(count)s players; it needs exactly one", count=len(players)))
     if not boxes:
-        raise LevelError("the level has no box")
+        raise LevelError(words("the level has no box"))
     if len(boxes) != len(goals):
         raise LevelError(
-            f"the level has {len(boxes)} box{'es' if len(boxes) != 1 else ''} but"
-            f" {len(goals)} goal{'s' if len(goals) != 1 else ''}; it needs as many of each"
+            words(
+                "the level has %(boxes)s but %(goals)s; it needs as many of each",
+                boxes=words("1 box") if len(boxes) == 1 else words("%(count)s boxes", count=len(boxes)),
+                goals=words("1 goal") if len(goals) == 1 else words("%(count)s goals", count=len(goals)),
+            )
         )
     player = players[0]
     _, leak = _flood(player, walls, width, height)
     if leak is not None:
         raise LevelError(
-            "the player's area is not closed by walls: it is open at column"
-            f" {leak[0] + 1}, row {leak[1] + 1}"
+            words(
+                "the player's area is not closed by walls: it is open at column %(column)s, row %(row)s",
+                column=leak[0] + 1,
+                row=leak[1] + 1,
+            )
         )
     # Crop to the squares that carry something, so that equal levels written
     # with different margins are equal values and round-trip through XSB.
