@@ -839,6 +839,8 @@ class Quoridor(Engine[QuoridorState, Action]):
             "fences": [fence_name(s) for s in _bits_of(state.fences.mask)],
             "walls_left": list(state.fences_left),
             "goals": list(GOAL_NAMES[state.players]),
+            # The same in words ({"text", "args"}), for a page to say them in its language.
+            "goal_words": [goal.to_json() for goal in GOAL_NAMES[state.players]],
             "goal_squares": [[square_name(s) for s in _bits_of(g)] for g in goals],
             "to_move": list(self.to_move(state)),
             "last_move": None
