@@ -1,21 +1,28 @@
 """The compiled search cores of the solvers (everything else is in pyproject.toml).
 
+Every C file named ``_*core.c`` under games/engines is one extension module,
+named by its path (games/engines/_c4core.c -> games.engines._c4core), so a
+game that brings a compiled core adds its C file and touches nothing here.
+
 Each is optional: without a C compiler the install still succeeds and that
 solver runs its pure-Python search, slower but with the same answers.
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
 
-setup(
-    ext_modules=[
-        # Connect Four's solver (games/engines/connect_four_solver.py).
-        Extension("games.engines._c4core", sources=["games/engines/_c4core.c"], optional=True),
-        # The Sokoban solver (games/engines/sokoban/core.py).
+
+def compiled_cores() -> list[Extension]:
+    return [
         Extension(
-            "games.engines.sokoban._core",
-            sources=["games/engines/sokoban/_core.c"],
+            ".".join(source.with_suffix("").parts),
+            sources=[source.as_posix()],
             optional=True,
             extra_compile_args=["-O2"],
-        ),
+        )
+        for source in sorted(Path("games/engines").rglob("_*core.c"))
     ]
-)
+
+
+setup(ext_modules=compiled_cores())

@@ -322,7 +322,8 @@ def test_settings_save_the_display_name_volume_and_turn_time(register: Callable[
     expect(page.get_by_label("Default turn time limit")).to_have_value("120")
     me = page.request.get("/api/auth/me/").json()
     assert me["display_name"] == "Alice the Builder"
-    assert me["preferences"] == {"volume": 30, "default_turn_seconds": 120}
+    # The page saves the language it is shown in with the rest (English here).
+    assert me["preferences"] == {"volume": 30, "default_turn_seconds": 120, "language": "en"}
 
     # The server's refusal is shown as it gave it, and nothing changes.
     page.get_by_label("Display name").fill("A" * 41)
