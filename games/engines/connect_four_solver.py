@@ -78,7 +78,6 @@ class Geometry:
         self.column_masks = tuple(
             ((1 << rows) - 1) << (column * self.stride) for column in range(columns)
         )
-        self.bottom_bits = tuple(1 << (column * self.stride) for column in range(columns))
         # Centre first, then outwards, left before right: central discs take
         # part in more lines, so they are the likelier best moves.
         self.order = tuple(
@@ -98,9 +97,6 @@ class Geometry:
         if self.connect == 4:
             return _threats_of_four(stones, mask, self.stride, self.board)
         return _threats_any_length(stones, mask, self)
-
-    def column_of(self, bit: int) -> int:
-        return (bit.bit_length() - 1) // self.stride
 
 
 def _threats_of_four(stones: int, mask: int, stride: int, board: int) -> int:

@@ -11,7 +11,7 @@ import pytest
 from games.engines.sokoban import MICROBAN, load_levels, parse_level
 from games.engines.sokoban.__main__ import main
 from games.engines.sokoban.board import Board
-from games.engines.sokoban.deadlocks import frozen_off_goal
+from games.engines.sokoban.deadlocks import push_deadlock
 from games.engines.sokoban.engine import replay
 from games.engines.sokoban.solver import (
     ALGORITHMS,
@@ -145,15 +145,15 @@ def test_a_box_frozen_off_a_goal_is_a_deadlock() -> None:
     # Two boxes side by side against the top wall.
     board = Board(parse_level("######\n#    #\n# @$$#\n#..  #\n######\n"))
     boxes = (1 << (1 * board.width + 2)) | (1 << (1 * board.width + 3))
-    assert frozen_off_goal(board, boxes, 1 * board.width + 3)
+    assert push_deadlock(board, boxes, 1 * board.width + 3, {})
     alone = 1 << (2 * board.width + 3)
-    assert not frozen_off_goal(board, alone, 2 * board.width + 3)
+    assert not push_deadlock(board, alone, 2 * board.width + 3, {})
 
 
 def test_boxes_frozen_on_goals_are_no_deadlock() -> None:
     board = Board(parse_level("######\n#..  #\n# @  #\n#$$  #\n######\n"))
     boxes = (1 << (1 * board.width + 1)) | (1 << (1 * board.width + 2))
-    assert not frozen_off_goal(board, boxes, 1 * board.width + 2)
+    assert not push_deadlock(board, boxes, 1 * board.width + 2, {})
 
 
 def test_the_cli_solves_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

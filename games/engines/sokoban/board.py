@@ -98,9 +98,6 @@ class Board:
     def is_floor(self, cell: int) -> bool:
         return (self.floor >> cell) & 1 == 1
 
-    def xy(self, cell: int) -> tuple[int, int]:
-        return cell % self.width, cell // self.width
-
     def reach(self, start: int, boxes: int) -> int:
         """The squares the player can walk to from the set ``start``."""
         free = self.floor & ~boxes

@@ -3,7 +3,7 @@
 * Dead squares (simple deadlocks) come with the board: a box on a square from
   which no goal can be reached by pushes, even alone on the board
   (``Board.live``). The solver never pushes a box onto one.
-* Freeze deadlocks (``frozen_off_goal``, ``push_deadlock``): after a push,
+* Freeze deadlocks (``push_deadlock``): after a push,
   the pushed box and the boxes that hold it may be stuck for good, each
   blocked along both axes by walls, by dead squares on both sides, or by
   boxes stuck themselves. One stuck off a goal is a deadlock.
@@ -22,14 +22,6 @@ from __future__ import annotations
 
 from .board import INF, Board, bits
 from .matching import lower_bound
-
-
-def frozen_off_goal(board: Board, boxes: int, cell: int) -> bool:
-    """True if the box just pushed onto ``cell`` is frozen with some frozen box off a goal."""
-    stuck: list[int] = []
-    if not _frozen(board, boxes, cell, 1 << cell, stuck):
-        return False
-    return any(not (board.goal_mask >> box) & 1 for box in stuck)
 
 
 # Frozen box set -> per goal left free, pushes to it with the frozen boxes as walls.

@@ -53,7 +53,6 @@ STEPPED: Final = {"l": words("stepped left"), "u": words("stepped up"), "r": wor
                   "d": words("stepped down")}
 PUSHED: Final = {"l": words("pushed a box left"), "u": words("pushed a box up"), "r": words("pushed a box right"),
                  "d": words("pushed a box down")}
-OPPOSITE: Final = {"l": "r", "r": "l", "u": "d", "d": "u"}
 UNDO: Final = "undo"
 RESET: Final = "reset"
 
