@@ -122,12 +122,17 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.presence.cancel()
             self.presence = None
 
-    def keep_present(self, user_id: int) -> None:
-        """Tell the apps this user is here now and every PRESENCE_SECONDS while the socket is open."""
-        self.presence = asyncio.get_running_loop().create_task(self._present(user_id))
+    def keep_present(self, user_id: int, *, beat_now: bool = True) -> None:
+        """Tell the apps this user is here now and every PRESENCE_SECONDS while the socket is open.
 
-    async def _present(self, user_id: int) -> None:
+        ``beat_now=False``: the caller already gave the first beat.
+        """
+        self.presence = asyncio.get_running_loop().create_task(self._present(user_id, beat_now))
+
+    async def _present(self, user_id: int, beat_now: bool) -> None:
         with contextlib.suppress(asyncio.CancelledError):
+            if not beat_now:
+                await asyncio.sleep(hooks.PRESENCE_SECONDS)
             while True:
                 await database_sync_to_async(self.heartbeat)(user_id)
                 await asyncio.sleep(hooks.PRESENCE_SECONDS)
@@ -164,10 +169,14 @@ class RoomConsumer(Socket):
         for message in snapshot:
             await self.send_json(message)
         self.counted = True
-        await database_sync_to_async(watchers.socket_opened)(
-            room_id=self.room_id, user_id=user.pk, channel=self.channel_name
-        )
-        self.keep_present(user.pk)
+        seated = any(seat["username"] == user.username for seat in snapshot[0]["room"]["seats"])
+        await database_sync_to_async(self.opened)(user.pk, seated)
+        self.keep_present(user.pk, beat_now=False)
+
+    def opened(self, user_id: int, seated: bool) -> None:
+        """The socket's row and the first presence beat, in one trip to a database thread."""
+        watchers.socket_opened(room_id=self.room_id, user_id=user_id, channel=self.channel_name, seated=seated)
+        hooks.present(user_id)
 
     def heartbeat(self, user_id: int) -> None:
         super().heartbeat(user_id)
@@ -177,7 +186,9 @@ class RoomConsumer(Socket):
         await super().disconnect(code)
         if self.counted:
             self.counted = False
-            await database_sync_to_async(watchers.socket_closed)(room_id=self.room_id, channel=self.channel_name)
+            await database_sync_to_async(watchers.socket_closed)(
+                room_id=self.room_id, user_id=self.scope["user"].pk, channel=self.channel_name
+            )
 
     async def resync(self) -> None:
         for message in await self._snapshot(self.scope["user"]) or []:

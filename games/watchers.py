@@ -54,20 +54,42 @@ def watcher_counts(rooms: list[Room]) -> dict[int, int]:
     return counts
 
 
-def _push_if_changed(room_id: int, before: int) -> None:
-    if watcher_count(room_id) != before:
-        from .broadcast import room_changed
-
-        room_changed(room_id)
+def _is_seated(room_id: int, user_id: int) -> bool:
+    return Seat.objects.filter(room_id=room_id, user_id=user_id).exists()
 
 
-def socket_opened(*, room_id: int, user_id: int, channel: str) -> None:
-    """A socket opened on the room; everyone there hears if the count of watchers changed."""
-    before = watcher_count(room_id)
+def _watches_elsewhere(room_id: int, user_id: int, channel: str) -> bool:
+    """Whether the user has another live socket on the room (another tab)."""
+    return (
+        RoomSocket.objects.filter(room_id=room_id, user_id=user_id, seen_at__gte=_cutoff())
+        .exclude(channel=channel)
+        .exists()
+    )
+
+
+def _recount(room_id: int) -> None:
+    from .broadcast import room_changed
+
+    room_changed(room_id)
+
+
+def socket_opened(*, room_id: int, user_id: int, channel: str, seated: bool | None = None) -> None:
+    """A socket opened on the room; everyone there hears if the count of watchers changed.
+
+    It changes only when someone without a seat opens their first socket on
+    the room, so a seated player's connect costs one insert and no count
+    (``seated`` comes from the snapshot the socket just sent, when known).
+    """
+    if seated is None:
+        seated = _is_seated(room_id, user_id)
+    changes = not seated and not _watches_elsewhere(room_id, user_id, channel)
+    # A channel name is new with every socket, so this is an insert; a stalled
+    # process whose row was removed as stale comes back through here too.
     RoomSocket.objects.update_or_create(
         channel=channel, defaults={"room_id": room_id, "user_id": user_id, "seen_at": timezone.now()}
     )
-    _push_if_changed(room_id, before)
+    if changes:
+        _recount(room_id)
 
 
 def socket_seen(*, room_id: int, user_id: int, channel: str) -> None:
@@ -78,12 +100,11 @@ def socket_seen(*, room_id: int, user_id: int, channel: str) -> None:
         socket_opened(room_id=room_id, user_id=user_id, channel=channel)
     deleted, _ = RoomSocket.objects.filter(room_id=room_id, seen_at__lt=_cutoff()).delete()
     if deleted:
-        from .broadcast import room_changed
-
-        room_changed(room_id)
+        _recount(room_id)
 
 
-def socket_closed(*, room_id: int, channel: str) -> None:
-    before = watcher_count(room_id)
+def socket_closed(*, room_id: int, user_id: int, channel: str) -> None:
+    """The socket closed; as with opening, only a watcher's last socket changes the count."""
     RoomSocket.objects.filter(channel=channel).delete()
-    _push_if_changed(room_id, before)
+    if not _is_seated(room_id, user_id) and not _watches_elsewhere(room_id, user_id, channel):
+        _recount(room_id)
