@@ -49,6 +49,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine_line  # noqa: E402
+from bench.server_cost import process_cpu  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
@@ -98,6 +99,17 @@ class Client:
         await self.http.aclose()
 
 
+async def rematch(players: list[Client], room_id: int) -> int | None:
+    """The next match of the room: one player offers, the other accepts (a rematch is an offer)."""
+    offered = await players[0].http.post(f"/api/rooms/{room_id}/rematch/")
+    if offered.status_code == 201:
+        return int(offered.json()["id"])
+    accepted = await players[1].http.post(f"/api/rooms/{room_id}/rematch/")
+    if offered.status_code != 202 or accepted.status_code != 201:
+        return None
+    return int(accepted.json()["id"])
+
+
 async def play_games(bases: list[str], deadline: float, latencies: list[float], counts: dict[str, int], rng: random.Random) -> None:
     tag = uuid.uuid4().hex[:8]
     players = [Client(bases[i % len(bases)], f"b{tag}{i}") for i in range(2)]
@@ -130,11 +142,11 @@ async def play_games(bases: list[str], deadline: float, latencies: list[float], 
                 detail = pushed
             if detail["status"] != "active":
                 counts["games"] += 1
-                rematch = await players[0].http.post(f"/api/rooms/{room['id']}/rematch/")
-                if rematch.status_code != 201:
+                next_match = await rematch(players, room["id"])
+                if next_match is None:
                     counts["errors"] += 1
                     return
-                match_id = rematch.json()["id"]
+                match_id = next_match
     finally:
         for p in players:
             await p.close()
@@ -183,11 +195,11 @@ async def think_and_play(
             due += think
             if detail["status"] != "active":
                 counts["games"] += 1
-                rematch = await players[0].http.post(f"/api/rooms/{room['id']}/rematch/")
-                if rematch.status_code != 201:
+                next_match = await rematch(players, room["id"])
+                if next_match is None:
                     counts["errors"] += 1
                     return
-                match_id, version = rematch.json()["id"], 0
+                match_id, version = next_match, 0
                 detail = await players[0].state_at(match_id, 0)
                 by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
     except (asyncio.TimeoutError, httpx.HTTPError, websockets.WebSocketException):
@@ -198,9 +210,20 @@ async def think_and_play(
 
 
 async def run_open_loop(
-    bases: list[str], tokens: list[tuple[str, str]], games: int, think: float, arrival: float, seconds: float
+    bases: list[str],
+    tokens: list[tuple[str, str]],
+    games: int,
+    think: float,
+    arrival: float,
+    seconds: float,
+    server_pids: list[int],
 ) -> dict[str, Any]:
-    """``games`` games arrive ``arrival`` a second; latencies count from the moment the ramp is over."""
+    """``games`` games arrive ``arrival`` a second; latencies count from the moment the ramp is over.
+
+    Besides latencies, the CPU the server processes and this client process
+    spent over the measured window, as a share of one core: when the
+    client's share nears 1.0 the client, not the server, is the limit.
+    """
     latencies: list[float] = []
     counts = {"moves": 0, "games": 0, "errors": 0}
     started = time.perf_counter()
@@ -220,7 +243,9 @@ async def run_open_loop(
         first_due = arrive + 1.0 + think * random.Random(i).random()
         window = (measure_from, deadline)
         tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts)))
+    cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline))
     await asyncio.gather(*tasks)
+    server_cpu, client_cpu = await cpu
     steady = sorted(latencies)
     return {
         "games": games,
@@ -234,7 +259,18 @@ async def run_open_loop(
         "latency_ms_p99": round(percentile(steady, 0.99), 1),
         "latency_ms_max": round(steady[-1] * 1000, 1) if steady else None,
         "over_100ms": sum(latency > 0.1 for latency in steady),
+        "server_cpu_share": round(server_cpu / seconds, 2),
+        "server_cpu_ms_per_move": round(1000 * server_cpu / counts["moves"], 2) if counts["moves"] else None,
+        "client_cpu_share": round(client_cpu / seconds, 2),
     }
+
+
+async def cpu_over(server_pids: list[int], start: float, end: float) -> tuple[float, float]:
+    """CPU seconds of the servers (with their workers) and of this process between two moments."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    servers, client = sum(process_cpu(pid) for pid in server_pids), time.process_time()
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    return sum(process_cpu(pid) for pid in server_pids) - servers, time.process_time() - client
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -329,7 +365,7 @@ def make_accounts(env: dict[str, str], count: int) -> list[tuple[str, str]]:
 
 
 @contextlib.contextmanager
-def spawned(kind: str, count: int) -> Any:
+def spawned(kind: str, count: int, debug: bool = False) -> Any:
     if kind == "sqlite":
         folder = tempfile.mkdtemp()
         env = server_env(DATABASE_URL=f"sqlite:///{folder}/bench.sqlite3")
@@ -351,10 +387,14 @@ def spawned(kind: str, count: int) -> Any:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     env["LOG_LEVEL"] = "ERROR"
+    # As deployed (DEBUG off: no query log, no debug cursor), unless --debug
+    # asks for `make run`'s development mode.
+    if not debug:
+        env.update(DEBUG="0", SECRET_KEY="bench-only", ALLOWED_HOSTS="127.0.0.1,localhost")
     manage(env, "migrate", "--noinput")
     servers = [Server(env).start() for _ in range(count)]
     try:
-        yield [s.url for s in servers], env
+        yield [s.url for s in servers], env, [s.process.pid for s in servers]
     finally:
         for s in servers:
             s.stop()
@@ -375,6 +415,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, help="open loop: seconds between a game's moves")
     parser.add_argument("--arrival", type=float, default=20.0, help="open loop: games arriving per second")
     parser.add_argument("--sweep", help="open loop: G1,G2,... games, one fresh server each")
+    parser.add_argument("--debug", action="store_true", help="spawned servers in DEBUG mode, as `make run` is")
     args = parser.parse_args()
     if not args.url and not args.spawn:
         parser.error("give --url or --spawn")
@@ -384,17 +425,19 @@ def main() -> None:
         sizes = [int(g) for g in args.sweep.split(",")] if args.sweep else [args.games]
         results = []
         for games in sizes:
-            with spawned(args.spawn, args.servers) as (bases, env):
+            with spawned(args.spawn, args.servers, args.debug) as (bases, env, pids):
                 tokens = make_accounts(env, 2 * games)
-                result = asyncio.run(run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds))
-            result["setup"] = f"{args.spawn}, {args.servers} server process(es)"
+                result = asyncio.run(
+                    run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
+                )
+            result["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", DEBUG" if args.debug else "")
             print(json.dumps(result), flush=True)
             results.append(result)
         held = [r["games"] for r in results if r["latency_ms_p99"] < 100 and not r["errors"]]
         print(json.dumps({"largest_games_with_p99_under_100ms": max(held) if held else None, "machine": machine_line()}))
         return
     if args.spawn:
-        with spawned(args.spawn, args.servers) as (bases, _):
+        with spawned(args.spawn, args.servers, args.debug) as (bases, _, _pids):
             report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", solver busy" if args.with_solve else "")
     else:

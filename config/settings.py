@@ -121,6 +121,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # concurrent moves queue behind each other instead of one failing with
     # "database is locked" when it upgrades a read lock; WAL lets readers
     # (pages, sockets) go on while a move is written.
+    # Our wrapper of Django's SQLite backend queues a process's writers on a
+    # lock of its own before BEGIN (core/db/sqlite/base.py says why).
+    DATABASES["default"]["ENGINE"] = "core.db.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -154,7 +157,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In-process (core/layers.py: channels' in-memory layer, swept once a second).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "core.layers.InProcessChannelLayer"}}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
