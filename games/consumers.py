@@ -25,6 +25,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.db import transaction
 
 from core import hooks
 
@@ -138,7 +139,15 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 await asyncio.sleep(hooks.PRESENCE_SECONDS)
 
     def heartbeat(self, user_id: int) -> None:
-        """One sign that the socket is still open (in a database thread)."""
+        """One sign that the socket is still open (in a database thread).
+
+        One transaction for all it writes: on SQLite, one turn among the
+        process's writers (core/db/sqlite) instead of one per row.
+        """
+        with transaction.atomic():
+            self.beat(user_id)
+
+    def beat(self, user_id: int) -> None:
         hooks.present(user_id)
 
     async def relay(self, event: dict[str, Any]) -> None:
@@ -175,11 +184,12 @@ class RoomConsumer(Socket):
 
     def opened(self, user_id: int, seated: bool) -> None:
         """The socket's row and the first presence beat, in one trip to a database thread."""
-        watchers.socket_opened(room_id=self.room_id, user_id=user_id, channel=self.channel_name, seated=seated)
-        hooks.present(user_id)
+        with transaction.atomic():
+            watchers.socket_opened(room_id=self.room_id, user_id=user_id, channel=self.channel_name, seated=seated)
+            hooks.present(user_id)
 
-    def heartbeat(self, user_id: int) -> None:
-        super().heartbeat(user_id)
+    def beat(self, user_id: int) -> None:
+        super().beat(user_id)
         watchers.socket_seen(room_id=self.room_id, user_id=user_id, channel=self.channel_name)
 
     async def disconnect(self, code: int) -> None:

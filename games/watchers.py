@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from core.hooks import PRESENCE_SECONDS
@@ -70,7 +71,9 @@ def _watches_elsewhere(room_id: int, user_id: int, channel: str) -> bool:
 def _recount(room_id: int) -> None:
     from .broadcast import room_changed
 
-    room_changed(room_id)
+    # Heartbeats run in a transaction (one write for all their rows): the
+    # room hears the new count once it is committed.
+    transaction.on_commit(lambda: room_changed(room_id))
 
 
 def socket_opened(*, room_id: int, user_id: int, channel: str, seated: bool | None = None) -> None:
