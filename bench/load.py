@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -53,6 +54,10 @@ from bench.server_cost import process_cpu  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
+# Why open-loop games stopped: a status and error code, an exception's name, a socket's close.
+kinds: collections.Counter[str] = collections.Counter()
+
+
 class Client:
     def __init__(self, base: str, name: str) -> None:
         self.base = base
@@ -62,6 +67,7 @@ class Client:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.socket: Any = None
         self.reader: asyncio.Task[None] | None = None
+        self.closing = False
 
     async def register(self) -> None:
         response = await self.http.post("/api/auth/register/", json={"username": self.name, "password": "bench-pass"})
@@ -78,12 +84,16 @@ class Client:
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
+        try:
             async for raw in self.socket:
                 message = json.loads(raw)
                 if message["type"] == "state":
                     message["received"] = time.perf_counter()
                     await self.inbox.put(message["match"] | {"_received": message["received"]})
+        except websockets.ConnectionClosed as closed:
+            # Closed by the server while the game was on: a reason a game stops.
+            if not self.closing:
+                kinds[f"socket closed {closed.rcvd.code if closed.rcvd else 'without a code'}"] += 1
 
     async def state_at(self, match_id: int, version: int) -> dict[str, Any]:
         while True:
@@ -92,11 +102,13 @@ class Client:
                 return match
 
     async def close(self) -> None:
+        self.closing = True
         if self.socket is not None:
             await self.socket.close()
         if self.reader is not None:
             self.reader.cancel()
         await self.http.aclose()
+
 
 
 async def rematch(players: list[Client], room_id: int) -> int | None:
@@ -166,6 +178,7 @@ async def think_and_play(
     """
     measure_from, deadline = window
     rng = random.Random(first_due)
+    phase = "start"
     try:
         room = (await players[0].http.post("/api/rooms/", json={"game": "connect-four"})).json()
         for p in players:
@@ -186,8 +199,11 @@ async def think_and_play(
             )
             if response.status_code != 201:
                 counts["errors"] += 1
+                kinds[f"{response.status_code} {response.json().get('code', '')}"] += 1
                 return
+            phase = "push of a move"
             detail = await other.state_at(match_id, version + 1)
+            phase = "between moves"
             if due >= measure_from:
                 latencies.append(detail["_received"] - due)
                 counts["moves"] += 1
@@ -200,10 +216,12 @@ async def think_and_play(
                     counts["errors"] += 1
                     return
                 match_id, version = next_match, 0
+                phase = "push of a rematch"
                 detail = await players[0].state_at(match_id, 0)
                 by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
-    except (asyncio.TimeoutError, httpx.HTTPError, websockets.WebSocketException):
+    except (asyncio.TimeoutError, httpx.HTTPError, websockets.WebSocketException) as error:
         counts["errors"] += 1
+        kinds[f"{type(error).__name__} at {phase}"] += 1
     finally:
         for p in players:
             await p.close()
@@ -262,6 +280,7 @@ async def run_open_loop(
         "server_cpu_share": round(server_cpu / seconds, 2),
         "server_cpu_ms_per_move": round(1000 * server_cpu / counts["moves"], 2) if counts["moves"] else None,
         "client_cpu_share": round(client_cpu / seconds, 2),
+        "error_kinds": dict(kinds),
     }
 
 
@@ -386,7 +405,7 @@ def spawned(kind: str, count: int, debug: bool = False) -> Any:
             with psycopg.connect(admin, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    env["LOG_LEVEL"] = "ERROR"
+    env["LOG_LEVEL"] = os.environ.get("BENCH_LOG_LEVEL", "ERROR")
     # As deployed (DEBUG off: no query log, no debug cursor), unless --debug
     # asks for `make run`'s development mode.
     if not debug:

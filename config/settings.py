@@ -152,8 +152,17 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Redis pub/sub: a push is one PUBLISH per group, delivered to the
+            # processes that have sockets in it. The list-based layer
+            # (channels_redis.core) took a blocking pop, a backup write and a
+            # clean-up script per message, one message at a time per process,
+            # and dropped group messages silently once the process's queue
+            # held 100: at 100 games on one server a third of them waited
+            # forever for a push, and the rest saw p99 1.3 s (bench/load.py).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # redis-py reads with a 5 s socket timeout by default; reads here
+            # may wait longer, connecting still fails fast.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]},
         }
     }
 else:
