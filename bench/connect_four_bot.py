@@ -17,12 +17,17 @@ files (a sample spread over each), checked against the exact best columns:
 how many are below the best score, where each move came from (book, solve,
 or the depth-limited search after the solve ran out of time), CPU per move.
 
+``coverage``: the ``perfect`` level from the empty board against random
+moves, both colours: where each of its moves came from (book, solve, or the
+inexact depth-limited search) and its CPU per move.
+
 ``levels``: each level plays whole games against the level below it and
 against random moves; prints results, and CPU time per move (mean, max).
 
     nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --discs 2
     nice -n 10 .venv/bin/python bench/connect_four_bot.py perfect --openings-file Test_L1_R1
     .venv/bin/python bench/connect_four_bot.py positions --sample 100
+    .venv/bin/python bench/connect_four_bot.py coverage --games 200
     .venv/bin/python bench/connect_four_bot.py levels --games 20
 """
 
@@ -173,6 +178,50 @@ def positions(names: list[str], size: int, seed: int) -> None:
               f" {statistics.mean(times) * 1000:>8.0f} {max(times) * 1000:>7.0f}", flush=True)
 
 
+def coverage(games: int, seed: int, opponent: str) -> None:
+    """Whole games from the empty board, the perfect level against ``opponent``, as both colours.
+
+    A random opponent takes the bot off any line a strong one would keep it
+    on, which is what the book must cover: every move of the bot says where
+    it came from. Only ``search`` (the depth-limited fallback when the exact
+    solve ran out of its second) is not exact; book entries are exact by
+    construction (re-derived by the book's --check and the tests), solves are
+    exact. CPU per move is the bot's own, one solver kept between moves as in
+    a worker process.
+    """
+    rng = random.Random(seed)
+    engine = ConnectFour()
+    other = get_bot(engine.slug, opponent)
+    sources: dict[str, int] = {}
+    times: list[tuple[float, str]] = []
+    for game in range(games):
+        colour, moves = game % 2, ""
+        position = Position.from_moves("")
+        state = engine.initial_state(2, engine.normalize_options({}), 0)
+        while True:
+            if len(moves) % 2 == colour:
+                started = time.thread_time()
+                choice = choose(moves, rng)
+                times.append((time.thread_time() - started, moves))
+                sources[choice.source] = sources.get(choice.source, 0) + 1
+                column = choice.column - 1
+            else:
+                column = int(other(engine, state, 1 - colour, rng)) - 1
+            won = position.is_winning_move(column)
+            state = engine.play(state, len(moves) % 2, str(column + 1))
+            position, moves = position.play(column), moves + str(column + 1)
+            if won or position.full:
+                break
+    slowest, where = max(times)
+    print(f"{games} games from the empty board against {opponent}, colours alternating;"
+          f" {len(times)} bot moves")
+    print("moves by source: " + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())))
+    print(f"not exact (search fallback): {sources.get('search', 0)}")
+    print(f"CPU per bot move: mean {statistics.mean(t for t, _ in times) * 1000:.1f} ms,"
+          f" max {slowest * 1000:.0f} ms (at {where or 'the empty board'}, {len(where)} discs)")
+    print(f"book: {len(opening_book())} entries")
+
+
 def levels(games: int, seed: int) -> None:
     engine = ConnectFour()
     pairs = [("easy", "random"), ("medium", "random"), ("medium", "easy"),
@@ -216,6 +265,10 @@ def main() -> None:
     matches = commands.add_parser("levels", help="levels against each other, time per move")
     matches.add_argument("--games", type=int, default=20)
     matches.add_argument("--seed", type=int, default=1)
+    cover = commands.add_parser("coverage", help="the perfect level from the empty board against random moves")
+    cover.add_argument("--games", type=int, default=200)
+    cover.add_argument("--seed", type=int, default=1)
+    cover.add_argument("--opponent", default="random", help="the other side's level (random, easy, medium)")
     files = commands.add_parser("positions", help="the perfect level's move in benchmark positions")
     files.add_argument("--sample", type=int, default=100, help="positions per file")
     files.add_argument("--seed", type=int, default=1)
@@ -227,6 +280,8 @@ def main() -> None:
         starts = (file_openings(args.openings_file, args.sample) if args.openings_file
                   else openings(args.discs))
         versus_perfect(starts, args.cap, args.seed, args.games)
+    elif args.command == "coverage":
+        coverage(args.games, args.seed, args.opponent)
     elif args.command == "positions":
         positions(args.files, args.sample, args.seed)
     else:
