@@ -153,6 +153,12 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])
 
+    async def refuse(self, code: int, reason: str) -> None:
+        """Accept, then close with ``code``: a close before the handshake is sent
+        as HTTP 403, and a browser sees only 1006, not why."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
+
 
 class RoomConsumer(Socket):
     room_id: int
@@ -163,7 +169,7 @@ class RoomConsumer(Socket):
         user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED, "log in first")
             return
         # Join before reading the snapshot: a move committed in between is
         # then pushed to us too (the page keeps the newest version), where
@@ -172,7 +178,7 @@ class RoomConsumer(Socket):
         snapshot = await self._snapshot(user)
         if snapshot is None:
             await self.disconnect(CLOSE_NOT_FOUND)
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
         await self.accept()
         for message in snapshot:
@@ -247,7 +253,7 @@ class UserConsumer(Socket):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED, "log in first")
             return
         await self.join([user_group(user.pk)])
         await self.accept()

@@ -19,6 +19,7 @@ from config.asgi import application
 from core import hooks
 from matchmaking.models import Seek
 from tests.conftest import Player, make_player, play
+from tests.ws.test_room_socket import closed_with
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -55,9 +56,7 @@ async def receive(communicator: WebsocketCommunicator, kind: str) -> dict[str, A
 
 
 async def test_the_user_socket_needs_a_login() -> None:
-    communicator = WebsocketCommunicator(application, "/ws/me/")
-    connected, code = await communicator.connect(timeout=5)
-    assert not connected and code == 4401
+    assert await closed_with(WebsocketCommunicator(application, "/ws/me/")) == 4401
 
 
 async def test_both_players_hear_of_their_pairing_at_once() -> None:
