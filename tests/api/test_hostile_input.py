@@ -115,3 +115,48 @@ def test_the_admin_shows_no_hands_and_cannot_rewrite_the_log(alice: Player, bob:
     assert admin.get("/admin/games/move/add/").status_code == 403
     assert admin.post(f"/admin/games/move/{move.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Move.objects.filter(pk=move.pk).exists()
+
+
+# --- text that is not text, and JSON nested beyond reason (issue 10) --------
+
+LONE_SURROGATE = '"x\\ud800y"'  # valid JSON, not valid Unicode text
+
+
+def raw_json(player: Player, method: str, url: str, text: str) -> Any:
+    return getattr(player.client, method)(url, data=text.encode(), content_type="application/json")
+
+
+def test_a_lone_surrogate_in_chat_is_bad_text_and_nothing_is_stored(c4_match: dict[str, Any], alice: Player) -> None:
+    response = raw_json(alice, "post", f"/api/rooms/{c4_match['room']}/chat/", '{"text": ' + LONE_SURROGATE + "}")
+    assert response.status_code == 400 and response.json()["code"] == "bad_text"
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_lone_surrogate_in_a_display_name_is_bad_text(alice: Player) -> None:
+    response = raw_json(alice, "patch", "/api/auth/me/", '{"display_name": ' + LONE_SURROGATE + "}")
+    assert response.status_code == 400 and response.json()["code"] == "bad_text"
+    assert alice.get("/api/auth/me/").json()["display_name"] != "x\ud800y"
+
+
+@pytest.mark.parametrize("where", ["key", "nested value"])
+def test_a_lone_surrogate_anywhere_in_the_body_is_bad_text(alice: Player, where: str) -> None:
+    body = '{"game": "connect-four", "options": {' + (
+        LONE_SURROGATE + ': 1}}' if where == "key" else '"x": [' + LONE_SURROGATE + "]}}"
+    )
+    response = raw_json(alice, "post", "/api/rooms/", body)
+    assert response.status_code == 400 and response.json()["code"] == "bad_text"
+
+
+@pytest.mark.parametrize(
+    "method, url",
+    [("post", "/api/rooms/"), ("patch", "/api/auth/me/"), ("post", "/api/seeks/"), ("post", "/api/auth/login/")],
+)
+def test_json_nested_a_thousand_deep_is_refused(alice: Player, method: str, url: str) -> None:
+    response = raw_json(alice, method, url, "[" * 1000 + "]" * 1000)
+    assert response.status_code == 400
+    assert response.json()["code"] == "too_deep" and response.json()["max_depth"] == 32
+
+
+def test_json_nested_a_little_is_still_read(alice: Player) -> None:
+    response = raw_json(alice, "post", "/api/rooms/", '{"game": "connect-four", "options": {}}')
+    assert response.status_code == 201
