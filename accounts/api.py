@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, logout
+from django.contrib.auth import authenticate, logout, update_session_auth_hash
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -90,3 +90,19 @@ class Me(APIView):
         return Response(_me(user))
 
 
+
+
+class PasswordChange(APIView):
+    @extend_schema(
+        request=s.PasswordIn,
+        responses={204: None, **ERRORS},
+        description="Change the password: old_password and new_password (checked by the same rules as at "
+        "registration: 400 invalid with the reasons). This session stays logged in; others end.",
+    )
+    def post(self, request: Request) -> Response:
+        data = body(request)
+        services.password_change(
+            user=request.user, old_password=data.get("old_password"), new_password=data.get("new_password")
+        )
+        update_session_auth_hash(request._request, request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

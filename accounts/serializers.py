@@ -10,6 +10,11 @@ class RegisterIn(serializers.Serializer):  # type: ignore[misc]
     password = serializers.CharField()
 
 
+class PasswordIn(serializers.Serializer):  # type: ignore[misc]
+    old_password = serializers.CharField()
+    new_password = serializers.CharField()
+
+
 class RegisterOut(serializers.Serializer):  # type: ignore[misc]
     id = serializers.IntegerField()
     username = serializers.CharField()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, OperationalError, transaction
@@ -34,11 +36,7 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
         )
     if User.objects.filter(username__iexact=username).exists():
         raise Conflict("username_taken", words("the username %(username)r is taken", username=username))
-    try:
-        validate_password(password)
-    except DjangoValidationError as error:
-        # Django's own words for why, put in the reader's language when shown.
-        raise Invalid("invalid", _joined_lazy(error)) from error
+    _check_password(password, User(username=username))
     # Hash before the transaction: the hash takes a good part of a second of
     # CPU on purpose, and on SQLite a transaction holds the one write lock
     # for everyone (a burst of sign-ups used to time out behind it).
@@ -55,6 +53,27 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
             raise
         raise Conflict("busy", words("the server is busy; retry in a moment")) from error
     return user, token
+
+
+def _check_password(password: str, user: User) -> None:
+    """Django's validators (settings.AUTH_PASSWORD_VALIDATORS): long enough, not
+    common, not all digits, not like the username."""
+    try:
+        validate_password(password, user=user)
+    except DjangoValidationError as error:
+        # Django's own words for why, put in the reader's language when shown.
+        raise Invalid("invalid", _joined_lazy(error)) from error
+
+
+def password_change(*, user: User, old_password: Any, new_password: Any) -> None:
+    """A new password for ``user``, who proves the old one; their sessions elsewhere end."""
+    if not isinstance(old_password, str) or not isinstance(new_password, str) or not new_password:
+        raise Invalid("invalid", words("old_password and new_password are required"))
+    if not user.check_password(old_password):
+        raise Invalid("invalid_credentials", words("the old password is wrong"))
+    _check_password(new_password, user)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
 
 
 def _joined(error: DjangoValidationError) -> str:

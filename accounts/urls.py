@@ -7,4 +7,5 @@ urlpatterns = [
     path("login/", api.Login.as_view(), name="api-login"),
     path("logout/", api.Logout.as_view(), name="api-logout"),
     path("me/", api.Me.as_view(), name="api-me"),
+    path("password/", api.PasswordChange.as_view(), name="api-password"),
 ]

@@ -2,5 +2,8 @@ from django import forms
 
 
 class CredentialsForm(forms.Form):
-    username = forms.CharField(max_length=30)
-    password = forms.CharField(widget=forms.PasswordInput)
+    """Only carries the fields: the accounts service says what is wrong with them
+    (a form error here would re-render the page without saying why)."""
+
+    username = forms.CharField(required=False, strip=False)
+    password = forms.CharField(required=False, strip=False, widget=forms.PasswordInput)

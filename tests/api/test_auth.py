@@ -125,3 +125,57 @@ def test_bad_settings_are_refused(alice: Any, payload: dict[str, Any]) -> None:
     response = alice.client.patch("/api/auth/me/", payload, format="json")
     assert response.status_code == 400 and response.json()["code"] == "invalid"
     assert alice.get("/api/auth/me/").json()["preferences"] == {}
+
+
+# --- passwords people guess first (issue 10) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "username, password, reason",
+    [
+        ("frank", "123456", "too common"),
+        ("frank", "password", "too common"),
+        ("frank", "87654321987", "entirely numeric"),
+        ("gracehopper", "gracehopper", "too similar to the username"),
+    ],
+)
+def test_weak_passwords_are_refused_with_the_reason(
+    anonymous: APIClient, username: str, password: str, reason: str
+) -> None:
+    response = anonymous.post("/api/auth/register/", {"username": username, "password": password}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and reason in response.json()["detail"]
+    from accounts.models import User
+
+    assert not User.objects.filter(username=username).exists()
+
+
+def test_a_username_of_spaces_is_refused(anonymous: APIClient) -> None:
+    response = anonymous.post("/api/auth/register/", {"username": "   ", "password": "long-enough"}, format="json")
+    assert response.status_code == 400 and "username is required" in response.json()["detail"]
+
+
+def test_the_password_can_be_changed_by_the_same_rules(alice: Any) -> None:
+    url = "/api/auth/password/"
+    wrong = alice.post(url, {"old_password": "not-it", "new_password": "a fine new one"})
+    assert wrong.status_code == 400 and wrong.json()["code"] == "invalid_credentials"
+    weak = alice.post(url, {"old_password": "secret-pass", "new_password": "password"})
+    assert weak.status_code == 400 and "too common" in weak.json()["detail"]
+    missing = alice.post(url, {"old_password": "secret-pass"})
+    assert missing.status_code == 400
+    assert alice.post(url, {"old_password": "secret-pass", "new_password": "a fine new one"}).status_code == 204
+    client = APIClient()
+    old = client.post("/api/auth/login/", {"username": "alice", "password": "secret-pass"}, format="json")
+    assert old.status_code == 400
+    new = client.post("/api/auth/login/", {"username": "alice", "password": "a fine new one"}, format="json")
+    assert new.status_code == 200
+
+
+def test_the_register_page_says_why_a_username_of_spaces_is_refused() -> None:
+    from django.test import Client
+
+    page = Client().post("/register/", {"username": "   ", "password": "long-enough"})
+    assert page.status_code == 200
+    assert "username is required" in page.content.decode()
+    weak = Client().post("/register/", {"username": "henry", "password": "123456"})
+    assert "too common" in weak.content.decode()
