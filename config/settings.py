@@ -1,10 +1,12 @@
 """Settings, from environment variables only.
 
 DATABASE_URL   default: a SQLite file beside manage.py
-REDIS_URL      set: the channels-redis layer; unset: the in-memory layer (one process)
+REDIS_URL      set: the channels-redis pub/sub layer; unset: an in-process layer (one process)
 SECRET_KEY     required when DEBUG is off
 DEBUG          "1"/"true" for development (the default for `make run`)
 ALLOWED_HOSTS  comma-separated
+CSRF_TRUSTED_ORIGINS  comma-separated origins (https://games.example.org) when DEBUG is off
+HTTPS          "1" in production behind a TLS proxy: secure cookies, HSTS, SSL redirect, X-Forwarded-Proto
 """
 
 from __future__ import annotations
@@ -40,6 +42,20 @@ CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
+# Served over HTTPS (HTTPS=1, for production behind a TLS-terminating proxy
+# that sets X-Forwarded-Proto): cookies only over HTTPS, plain HTTP redirected,
+# browsers told to stay on HTTPS (HSTS). `make run` serves plain HTTP.
+HTTPS = env_flag("HTTPS", False)
+if HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)
+    # /healthz answers the proxy's and the orchestrator's plain-HTTP checks.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -61,6 +77,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its id is on every answer, and in the log beside any failure (core/middleware.py).
+    "core.middleware.RequestId",
     "django.middleware.security.SecurityMiddleware",
     # Serves /static/ from the app server too (runserver is not what `make run` uses).
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -224,6 +242,15 @@ SPECTACULAR_SETTINGS = {
     "Manhattan and Sokoban. Errors are always {\"code\": ..., \"detail\": ...}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Several endpoints have a field named status, each with its own values:
+    # each set gets its own name in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "RoomStatusEnum": ["open", "playing", "closed"],
+        "MatchStatusEnum": ["active", "finished", "aborted"],
+        "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
+        "SolveStatusEnum": ["queued", "running", "done", "cancelled", "failed"],
+        "SeekStatusEnum": ["waiting", "paired", "cancelled"],
+    },
 }
 
 LOGGING = {

@@ -6,8 +6,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from core import hooks
 from core.i18n import AppCatalogue
 from games.api.views import api_not_found
+from games.health import healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # Languages: the switch posts to /i18n/setlang/ (Django's set_language); the
     # scripts' own words come from /jsi18n/, the games' words from /jsi18n/games/.
@@ -28,3 +30,8 @@ urlpatterns = [
     *[path(prefix, include(module)) for prefix, module in hooks.PAGE_URLS],
     path("", include("frontend.urls")),
 ]
+
+# The site's own error pages (frontend/templates/404.html, 500.html); under
+# /api/ the API's error shape instead.
+handler404 = "frontend.views.page_not_found"
+handler500 = "frontend.views.server_error"

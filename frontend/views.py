@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -141,3 +142,25 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
 def settings_page(request: HttpRequest) -> HttpResponse:
     """Display name, sound volume and default turn time; the page saves them through PATCH /api/auth/me/."""
     return render(request, "frontend/settings.html")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's own 404 (settings DEBUG off): a page in the site's frame; JSON under /api/."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "detail": gettext("not found")}, status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's own 500, with the request's id (also in the log beside the traceback).
+
+    The page stands alone (no top bar): whatever failed, the database
+    included, must not fail the error page too.
+    """
+    request_id = getattr(request, "request_id", "")
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"code": "server_error", "detail": gettext("something went wrong on the server"), "request_id": request_id},
+            status=500,
+        )
+    return HttpResponse(render_to_string("500.html", {"request_id": request_id}), status=500)
