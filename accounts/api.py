@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, body
+from core import throttle
 from core.errors import Invalid
 from games.engines.words import words
 
@@ -32,6 +33,7 @@ class Register(APIView):
 
     @extend_schema(request=s.RegisterIn, responses={201: s.RegisterOut, **ERRORS})
     def post(self, request: Request) -> Response:
+        throttle.hit_address("register", request.META.get("REMOTE_ADDR"))
         username, password = _credentials(request)
         user, token = services.user_register(username=username, password=password)
         return Response(
@@ -46,6 +48,7 @@ class Login(APIView):
     @extend_schema(request=s.RegisterIn, responses={200: s.LoginOut, **ERRORS})
     def post(self, request: Request) -> Response:
         username, password = _credentials(request)
+        throttle.hit_login(request.META.get("REMOTE_ADDR"), username)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise Invalid("invalid_credentials", words("wrong username or password"))

@@ -384,7 +384,7 @@ def make_accounts(env: dict[str, str], count: int) -> list[tuple[str, str]]:
 
 
 @contextlib.contextmanager
-def spawned(kind: str, count: int, debug: bool = False) -> Any:
+def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -> Any:
     if kind == "sqlite":
         folder = tempfile.mkdtemp()
         env = server_env(DATABASE_URL=f"sqlite:///{folder}/bench.sqlite3")
@@ -406,6 +406,10 @@ def spawned(kind: str, count: int, debug: bool = False) -> Any:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     env["LOG_LEVEL"] = os.environ.get("BENCH_LOG_LEVEL", "ERROR")
+    # The closed loop moves as fast as its clients can, far past the move
+    # limit a person never reaches (settings.THROTTLE_RATES); players who
+    # think (--think) stay under it with the limits on.
+    env["THROTTLE"] = "on" if throttle else "off"
     # As deployed (DEBUG off: no query log, no debug cursor), unless --debug
     # asks for `make run`'s development mode.
     if not debug:
@@ -456,7 +460,7 @@ def main() -> None:
         print(json.dumps({"largest_games_with_p99_under_100ms": max(held) if held else None, "machine": machine_line()}))
         return
     if args.spawn:
-        with spawned(args.spawn, args.servers, args.debug) as (bases, _, _pids):
+        with spawned(args.spawn, args.servers, args.debug, throttle=False) as (bases, _, _pids):
             report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", solver busy" if args.with_solve else "")
     else:

@@ -187,6 +187,37 @@ else:
     # In-process (core/layers.py: channels' in-memory layer, swept once a second).
     CHANNEL_LAYERS = {"default": {"BACKEND": "core.layers.InProcessChannelLayer"}}
 
+# The cache holds the throttles' counters (core/throttle.py): shared by every
+# server process through Redis when there is one, else this process's memory.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+         "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# How often one user (or, before a login, one address) may do each thing:
+# (count, seconds). Far above what a person does; THROTTLE_<SCOPE>=count/seconds
+# overrides one, THROTTLE=off all (core/throttle.py).
+THROTTLE_ENABLED = env_flag("THROTTLE", True)
+THROTTLE_RATES: dict[str, tuple[int, int]] = {
+    "login": (20, 60),  # per address, and per username tried
+    "register": (10, 3600),  # per address
+    "chat": (20, 30),  # per user
+    "move": (240, 60),  # per user: four a second at most, sustained for a minute
+    "room": (30, 60),  # rooms created, rematches offered, seeks made, per user
+    "upload": (20, 600),  # Sokoban level uploads, per user
+    "solve": (30, 600),  # solver runs asked for, per user
+    "socket": (60, 30),  # messages a socket sends (the server only listens for refresh)
+}
+for _scope in list(THROTTLE_RATES):
+    _value = os.environ.get(f"THROTTLE_{_scope.upper()}")
+    if _value:
+        _count, _seconds = _value.split("/")
+        THROTTLE_RATES[_scope] = (int(_count), int(_seconds))
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

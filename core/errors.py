@@ -54,5 +54,5 @@ class TooMany(DomainError):
     """Over a limit; ``retry_after`` seconds until it may be tried again."""
 
     def __init__(self, code: str, detail: str | Promise, *, retry_after: int, **extra: Any) -> None:
-        super().__init__(code, detail, **extra)
+        super().__init__(code, detail, retry_after=retry_after, **extra)
         self.retry_after = retry_after

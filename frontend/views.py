@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
 from core import hooks
-from core.errors import DomainError
+from core import throttle
+from core.errors import DomainError, TooMany
 from core.i18n import translate
 from games.engines.registry import ENGINES
 from games.models import Match, Room
@@ -28,22 +29,30 @@ from .forms import CredentialsForm
 def _credentials_page(request: HttpRequest, *, register: bool) -> HttpResponse:
     form = CredentialsForm(request.POST or None)
     error = ""
+    status = 200
     if request.method == "POST" and form.is_valid():
         username, password = form.cleaned_data["username"], form.cleaned_data["password"]
         user = None
-        if register:
-            try:
+        address = request.META.get("REMOTE_ADDR")
+        try:
+            if register:
+                throttle.hit_address("register", address)
                 user, _ = accounts.user_register(username=username, password=password)
-            except DomainError as exc:
-                error = translate(exc.detail)
-        else:
-            user = authenticate(request, username=username, password=password)
-            if user is None:
-                error = gettext("Wrong username or password.")
+            else:
+                throttle.hit_login(address, username)
+                user = authenticate(request, username=username, password=password)
+                if user is None:
+                    error = gettext("Wrong username or password.")
+        except TooMany as exc:
+            error, status = translate(exc.detail), 429
+        except DomainError as exc:
+            error = translate(exc.detail)
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_safe_next(request))
-    return render(request, "frontend/credentials.html", {"form": form, "error": error, "register": register})
+    return render(
+        request, "frontend/credentials.html", {"form": form, "error": error, "register": register}, status=status
+    )
 
 
 def _safe_next(request: HttpRequest) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -25,11 +26,14 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.conf import settings
 from django.db import transaction
 
-from core import hooks
+from core import hooks, throttle
+from core.i18n import translate
 
 from . import watchers
+from .engines.words import words
 from .broadcast import remember_server_loop, room_group, room_user_group, user_group
 from .models import Room
 from .selectors import current_match, match_detail, room_detail, viewer_seat
@@ -43,6 +47,8 @@ LAYER_RETRY_MAX = 2.0
 # Close codes (4000-4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+# Sent more messages than settings.THROTTLE_RATES["socket"] allows.
+CLOSE_THROTTLED = 4429
 
 
 class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -153,6 +159,50 @@ class Socket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])
 
+    # --- what clients send --------------------------------------------------
+
+    frames = 0
+    frames_since = 0.0
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Every frame a client sends: counted against its limit, then read as JSON.
+
+        A frame that is not a JSON object gets an error message back, not a
+        traceback in the log and a dead socket; a socket that sends faster
+        than throttle allows ("socket": count per seconds) is told so and
+        closed with CLOSE_THROTTLED.
+        """
+        if self.over_limit():
+            count, seconds = settings.THROTTLE_RATES["socket"]
+            await self.send_json({
+                "type": "error", "code": "throttled",
+                "detail": translate(words("too many messages on this socket (at most %(count)s in %(seconds)s s); "
+                                          "reconnect later", count=count, seconds=seconds)),
+            })
+            await self.close(code=CLOSE_THROTTLED)
+            return
+        try:
+            content = await self.decode_json(text_data) if text_data else None
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            await self.send_json({
+                "type": "error", "code": "bad_frame",
+                "detail": translate(words("a message is a JSON object such as {\"type\": \"refresh\"}")),
+            })
+            return
+        await self.receive_json(content, **kwargs)
+
+    def over_limit(self) -> bool:
+        if not throttle.enabled():
+            return False
+        count, seconds = settings.THROTTLE_RATES["socket"]
+        now = time.monotonic()
+        if now - self.frames_since >= seconds:
+            self.frames, self.frames_since = 0, now
+        self.frames += 1
+        return self.frames > count
+
     async def refuse(self, code: int, reason: str) -> None:
         """Accept, then close with ``code``: a close before the handshake is sent
         as HTTP 403, and a browser sees only 1006, not why."""
@@ -216,7 +266,8 @@ class RoomConsumer(Socket):
             await self.resync()
         else:
             await self.send_json(
-                {"type": "error", "code": "unsupported", "detail": "moves and chat go through the REST API"}
+                {"type": "error", "code": "unsupported",
+                 "detail": translate(words("moves and chat go through the REST API"))}
             )
 
     @database_sync_to_async
@@ -265,4 +316,6 @@ class UserConsumer(Socket):
             await self.send_json(message)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await self.send_json({"type": "error", "code": "unsupported", "detail": "this socket only listens"})
+        await self.send_json(
+            {"type": "error", "code": "unsupported", "detail": translate(words("this socket only listens"))}
+        )

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
+from core import throttle
 
 from . import selectors, services
 from .models import Seek
@@ -51,6 +52,7 @@ class SeekList(APIView):
 
     @extend_schema(request=SeekIn, responses={201: SeekOut, **ERRORS})
     def post(self, request: Request) -> Response:
+        throttle.hit_user("room", request.user.pk)
         data = body(request)
         seek = services.seek_create(
             user=request.user,

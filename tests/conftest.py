@@ -13,12 +13,16 @@ os.environ.setdefault("SCHEDULER", "off")
 # Every push must leave after its transaction commits: in tests one made
 # inside a transaction fails the test (servers started by tests inherit it).
 os.environ.setdefault("STRICT_PUSHES", "1")
+# Tests register, log in and move far faster than people: the limits are off
+# (servers started by tests inherit it) but in the tests of the limits themselves.
+os.environ.setdefault("THROTTLE", "off")
 
 from django.conf import settings  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 # pytest-django has read the settings before this file: set it on them too.
 settings.STRICT_PUSHES = True
+settings.THROTTLE_ENABLED = False
 from rest_framework.test import APIClient
 
 

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
+from core import throttle
 from core.errors import Invalid, NotFound
 from core.i18n import translate
 from games import selectors, services
@@ -51,6 +52,7 @@ class RoomList(APIView):
 
     @extend_schema(request=s.RoomCreateIn, responses={201: s.RoomOut, **ERRORS})
     def post(self, request: Request) -> Response:
+        throttle.hit_user("room", request.user.pk)
         data = body(request)
         room = services.room_create(
             user=request.user, game=data.get("game"), options=data.get("options"), rated=data.get("rated")
@@ -86,6 +88,7 @@ class RoomRematch(APIView):
         "person seated has accepted (at once against AI seats), else 202 with the room and its offer.",
     )
     def post(self, request: Request, room_id: int) -> Response:
+        throttle.hit_user("room", request.user.pk)
         result = services.room_rematch(user=request.user, room_id=room_id)
         if isinstance(result, Match):
             return Response(_view(result, request), status=status.HTTP_201_CREATED)
@@ -117,6 +120,7 @@ class RoomChat(APIView):
 
     @extend_schema(request=s.ChatIn, responses={201: s.ChatOut, **ERRORS})
     def post(self, request: Request, room_id: int) -> Response:
+        throttle.hit_user("chat", request.user.pk)
         message = services.chat_post(user=request.user, room_id=room_id, text=body(request).get("text"))
         return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
 
@@ -175,6 +179,7 @@ class MatchMoves(APIView):
 
     @extend_schema(request=s.MoveIn, responses={201: s.MatchOut, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
+        throttle.hit_user("move", request.user.pk)
         data = body(request)
         if "version" not in data:
             raise Invalid("invalid", words("version is required: send the match version you last saw"))

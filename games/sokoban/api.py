@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, body, paginated
+from core import throttle
 from core.errors import Invalid, NotFound
 from games.engines.words import words
 from games.selectors import match_detail, seat_of
@@ -75,6 +76,7 @@ class Levels(APIView):
         "one the solver proves unsolvable is refused, one it cannot decide quickly is stored as unverified.",
     )
     def post(self, request: Request) -> Response:
+        throttle.hit_user("upload", request.user.pk)
         data = body(request)
         stored = services.level_upload(user=request.user, text=data.get("text"), title=data.get("title"))
         return Response([selectors.level_json(level) for level in stored], status=status.HTTP_201_CREATED)
@@ -123,6 +125,7 @@ class Solve(APIView):
         '{"type": "solve", "job": ...} and at GET /api/sokoban/solve/{job}/.',
     )
     def post(self, request: Request) -> Response:
+        throttle.hit_user("solve", request.user.pk)
         data = body(request)
         job = services.solve_start(
             user=request.user,
