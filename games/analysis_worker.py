@@ -14,12 +14,16 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from core.workers import die_with_parent
+
 from .engines.registry import get_engine, register_paths
 
 MEMORY_BYTES = 1536 * 1024 * 1024
 
 
 def run(conn: Connection, job: dict[str, Any]) -> None:
+    # The thread that started this waits for it: when it (or the server) dies, so does this.
+    die_with_parent(with_starting_thread=True)
     os.nice(10)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     try:

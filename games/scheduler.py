@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from core import hooks
 from core.errors import DomainError
+from core.workers import watched
 
 from . import broadcast, services, wakeup
 from .threads import keep_connections_usable
@@ -181,9 +182,10 @@ def worker_pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        # A spawned worker starts without Django: it learns the extra games itself.
-        initializer=register_paths,
-        initargs=(list(settings.EXTRA_GAMES),),
+        # A spawned worker starts without Django: it learns the extra games
+        # itself, and exits if this process dies (core.workers).
+        initializer=watched,
+        initargs=(register_paths, list(settings.EXTRA_GAMES)),
     )
 
 

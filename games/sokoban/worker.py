@@ -10,6 +10,7 @@ import os
 import resource
 from multiprocessing.connection import Connection
 
+from core.workers import die_with_parent
 from games.engines.sokoban.solver import solve
 
 # Headroom above the solver's own memory estimate before the kernel stops it.
@@ -18,6 +19,8 @@ BASE_BYTES = 256 * 1024 * 1024
 
 
 def run(conn: Connection, xsb: str, algorithm: str, time_limit: float, memory_limit_mb: int) -> None:
+    # The thread that started this waits for it: when it (or the server) dies, so does this.
+    die_with_parent(with_starting_thread=True)
     # Lower priority: players' requests on the same cores come first.
     os.nice(10)
     # A hard cap behind the solver's own accounting: a runaway search dies
