@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.models import Match, Move
-from tests.conftest import Player
+from tests.conftest import Player, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +77,22 @@ def test_a_piece_not_picked_is_refused(table: Any) -> None:
     mover, detail, _ = seat_to_move(people, match)
     card = detail["state"]["hand"][0]
     refused(mover, detail, f"{card}@2/3", 400, "illegal_move", "3-storey")
+
+
+def test_a_resigned_player_no_longer_sees_the_hand_of_the_seat_an_ai_took(table: Any) -> None:
+    people, match = table
+    alice = people["alice"]
+    before = alice.get(f"/api/matches/{match['id']}/").json()
+    seat = before["seat"]
+    assert seat is not None and isinstance(before["state"]["hand"], list) and before["state"]["hand"]
+    response = alice.post(f"/api/matches/{match['id']}/resign/")
+    assert response.status_code == 200
+    after = alice.get(f"/api/matches/{match['id']}/").json()
+    assert after["status"] == "active"
+    assert next(p for p in after["players"] if p["seat"] == seat)["resigned"]
+    # Alice now watches as a spectator: no seat, no hand, no legal moves; the
+    # AI's cards are as hidden from her as everyone else's.
+    assert after["seat"] is None and after["legal_moves"] == []
+    assert "hand" not in after["state"] or after["state"]["hand"] is None
+    outsider = make_player("erin")
+    assert after["state"] == outsider.get(f"/api/matches/{match['id']}/").json()["state"]
