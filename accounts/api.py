@@ -16,6 +16,7 @@ from core.errors import Invalid
 from games.engines.words import words
 
 from . import serializers as s
+from .models import ApiToken
 from . import services
 
 
@@ -52,15 +53,18 @@ class Login(APIView):
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise Invalid("invalid_credentials", words("wrong username or password"))
-        token = services.token_for(user=user)
+        # A token per login: each device holds its own, and logging out of one leaves the others.
+        token = services.token_create(user=user, name=str(body(request).get("device") or "login")[:60])
         return Response({"token": token.key, "username": user.username})
 
 
 class Logout(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def post(self, request: Request) -> Response:
-        # Logging out of the API revokes the token; a browser session ends too.
-        services.token_revoke(user=request.user)
+        # Logging out revokes the token the request came with (the player's
+        # others stay); a browser's session ends.
+        if isinstance(request.auth, ApiToken):
+            services.token_revoke(user=request.user, token_id=request.auth.pk)
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -108,4 +112,40 @@ class PasswordChange(APIView):
             user=request.user, old_password=data.get("old_password"), new_password=data.get("new_password")
         )
         update_session_auth_hash(request._request, request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _token_json(token: ApiToken, current: object) -> dict[str, object]:
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "created_at": token.created_at.isoformat(),
+        "last_used": token.last_used.isoformat() if token.last_used else None,
+        # The token this very request came with.
+        "current": isinstance(current, ApiToken) and current.pk == token.pk,
+    }
+
+
+class Tokens(APIView):
+    @extend_schema(
+        responses={200: s.TokenOut(many=True), **ERRORS},
+        description="The player's API tokens, newest first (never their keys).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response([_token_json(t, request.auth) for t in request.user.api_tokens.all()])
+
+    @extend_schema(
+        request=s.TokenIn,
+        responses={201: s.TokenCreated, **ERRORS},
+        description="A new token (for a bot, a script, a device): its key is in this answer only.",
+    )
+    def post(self, request: Request) -> Response:
+        token = services.token_create(user=request.user, name=body(request).get("name", ""))
+        return Response({**_token_json(token, None), "key": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenDetail(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS}, description="Revoke one of your tokens.")
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

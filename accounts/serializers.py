@@ -36,3 +36,19 @@ class MeOut(serializers.Serializer):  # type: ignore[misc]
 class MeIn(serializers.Serializer):  # type: ignore[misc]
     display_name = serializers.CharField(required=False, max_length=40)
     preferences = serializers.JSONField(required=False, help_text="volume 0-100, default_turn_seconds, language (en, ko or null)")
+
+
+class TokenIn(serializers.Serializer):  # type: ignore[misc]
+    name = serializers.CharField(required=False, max_length=60)
+
+
+class TokenOut(serializers.Serializer):  # type: ignore[misc]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True)
+    current = serializers.BooleanField()
+
+
+class TokenCreated(TokenOut):
+    key = serializers.CharField()

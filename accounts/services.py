@@ -9,18 +9,17 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.functional import lazy
-from rest_framework.authtoken.models import Token
 
-from core.errors import Conflict, Invalid
+from core.errors import Conflict, Invalid, NotFound
 from core.i18n import languages
 from games.engines.words import words
 
-from .models import User
+from .models import ApiToken, User
 
 USERNAME_MAX = 30
 
 
-def user_register(*, username: str, password: str) -> tuple[User, Token]:
+def user_register(*, username: str, password: str) -> tuple[User, ApiToken]:
     username = (username or "").strip()
     if not username:
         raise Invalid("invalid", words("username is required"))
@@ -45,7 +44,7 @@ def user_register(*, username: str, password: str) -> tuple[User, Token]:
     try:
         with transaction.atomic():
             user.save()
-            token = Token.objects.create(user=user)
+            token = ApiToken.objects.create(user=user, key=ApiToken.new_key(), name="registration")
     except IntegrityError as error:  # two registrations of one name at once
         raise Conflict("username_taken", words("the username %(username)r is taken", username=username)) from error
     except OperationalError as error:  # SQLite's lock wait ran out under a burst
@@ -83,13 +82,25 @@ def _joined(error: DjangoValidationError) -> str:
 _joined_lazy = lazy(_joined, str)
 
 
-def token_for(*, user: User) -> Token:
-    token, _ = Token.objects.get_or_create(user=user)
+# The most tokens one player holds; a new one beyond it retires the least recently used.
+TOKENS_MAX = 50
+
+
+def token_create(*, user: User, name: Any = "") -> ApiToken:
+    """A new API token of ``user`` (a login, a device, a bot); its key is shown once."""
+    if not isinstance(name, str) or len(name) > 60:
+        raise Invalid("invalid", words("a token's name is text of at most 60 characters"))
+    with transaction.atomic():
+        token = ApiToken.objects.create(user=user, key=ApiToken.new_key(), name=name.strip())
+        stale = ApiToken.objects.filter(user=user).order_by("-last_used", "-created_at", "-id")[TOKENS_MAX:]
+        ApiToken.objects.filter(pk__in=[t.pk for t in stale]).delete()
     return token
 
 
-def token_revoke(*, user: User) -> None:
-    Token.objects.filter(user=user).delete()
+def token_revoke(*, user: User, token_id: Any) -> None:
+    """Revoke one of the user's tokens (any other id is not found, whoever's it is)."""
+    if not isinstance(token_id, int) or not ApiToken.objects.filter(user=user, pk=token_id).delete()[0]:
+        raise NotFound("not_found", words("no such token"))
 
 
 # Preferences a player may set, with their checks; unknown keys are refused.

@@ -353,14 +353,13 @@ async def run(bases: list[str], games: int, seconds: float, seed: int, with_solv
 ACCOUNTS_SCRIPT = """
 import json, sys, uuid
 from django.contrib.auth.hashers import make_password
-from rest_framework.authtoken.models import Token
-from accounts.models import User
+from accounts.models import ApiToken, User
 tag = uuid.uuid4().hex[:6]
 users = User.objects.bulk_create(
     [User(username=f"b{tag}{i}", password=make_password(None)) for i in range(int(sys.argv[-1]))]
 )
 users = list(User.objects.filter(username__startswith=f"b{tag}").order_by("id"))
-tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+tokens = ApiToken.objects.bulk_create([ApiToken(user=u, key=ApiToken.new_key()) for u in users])
 print(json.dumps([[t.user.username, t.key] for t in tokens]))
 """
 

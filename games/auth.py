@@ -13,7 +13,9 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
 from django.http.cookie import parse_cookie
-from rest_framework.authtoken.models import Token
+
+from accounts.authentication import mark_used
+from accounts.models import ApiToken
 
 
 def user_for(*, token: str | None, session_key: str | None) -> Any:
@@ -23,8 +25,11 @@ def user_for(*, token: str | None, session_key: str | None) -> Any:
     cookie still acts as the account it was given a token for.
     """
     if token:
-        found = Token.objects.select_related("user").filter(key=token).first()
-        return found.user if found is not None and found.user.is_active else AnonymousUser()
+        found = ApiToken.objects.select_related("user").filter(key=token).first()
+        if found is None or not found.user.is_active:
+            return AnonymousUser()
+        mark_used(found)
+        return found.user
     if session_key:
         session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
         # Django's own check: the session must still match the user's password hash.

@@ -18,7 +18,6 @@ os.environ.setdefault("STRICT_PUSHES", "1")
 os.environ.setdefault("THROTTLE", "off")
 
 from django.conf import settings  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 
 # pytest-django has read the settings before this file: set it on them too.
 settings.STRICT_PUSHES = True
@@ -49,7 +48,9 @@ class Player:
 
     def __init__(self, user: Any) -> None:
         self.user = user
-        self.token = Token.objects.get_or_create(user=user)[0].key
+        from accounts.models import ApiToken
+
+        self.token = ApiToken.objects.create(user=user, key=ApiToken.new_key(), name="tests").key
         self.client = APIClient()
         self.client.credentials(HTTP_AUTHORIZATION=f"Token {self.token}")
 

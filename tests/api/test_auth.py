@@ -49,7 +49,14 @@ def test_it_refuses_bad_registrations(anonymous: APIClient, payload: dict[str, A
 def test_it_logs_in_with_the_right_password(anonymous: APIClient, alice: Any) -> None:
     response = anonymous.post("/api/auth/login/", {"username": "alice", "password": "secret-pass"}, format="json")
     assert response.status_code == 200
-    assert response.json() == {"token": alice.token, "username": "alice"}
+    answer = response.json()
+    assert set(answer) == {"token", "username"} and answer["username"] == "alice"
+    # A token of its own for this login (device); the one alice held goes on working.
+    assert answer["token"] != alice.token
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {answer['token']}")
+    assert device.get("/api/auth/me/").json()["username"] == "alice"
+    assert alice.get("/api/auth/me/").status_code == 200
 
 
 def test_it_refuses_a_wrong_password(anonymous: APIClient, alice: Any) -> None:
@@ -179,3 +186,49 @@ def test_the_register_page_says_why_a_username_of_spaces_is_refused() -> None:
     assert "username is required" in page.content.decode()
     weak = Client().post("/register/", {"username": "henry", "password": "123456"})
     assert "too common" in weak.content.decode()
+
+
+# --- several tokens, each revocable (issue 10) -------------------------------
+
+
+def test_a_player_lists_makes_and_revokes_tokens(alice: Any, bob: Any) -> None:
+    made = alice.post("/api/auth/tokens/", {"name": "my bot"})
+    assert made.status_code == 201
+    bot = made.json()
+    assert bot["name"] == "my bot" and len(bot["key"]) == 40 and bot["current"] is False
+    listed = alice.get("/api/auth/tokens/").json()
+    assert [t["name"] for t in listed] == ["my bot", "tests"]
+    assert all("key" not in t for t in listed)
+    assert [t["current"] for t in listed] == [False, True]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {bot['key']}")
+    assert client.get("/api/auth/me/").status_code == 200
+    assert alice.get("/api/auth/tokens/").json()[0]["last_used"] is not None
+    # Someone else's token is not found, and stays.
+    assert bob.client.delete(f"/api/auth/tokens/{bot['id']}/").status_code == 404
+    assert client.get("/api/auth/me/").status_code == 200
+    assert alice.client.delete(f"/api/auth/tokens/{bot['id']}/").status_code == 204
+    assert client.get("/api/auth/me/").status_code == 401
+    assert alice.client.delete(f"/api/auth/tokens/{bot['id']}/").status_code == 404
+
+
+def test_logout_revokes_only_the_token_used(alice: Any) -> None:
+    other = alice.post("/api/auth/tokens/", {"name": "phone"}).json()
+    assert alice.post("/api/auth/logout/").status_code == 204
+    assert alice.get("/api/auth/me/").status_code == 401
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Token {other['key']}")
+    assert phone.get("/api/auth/me/").json()["username"] == "alice"
+
+
+def test_a_revoked_token_no_longer_opens_a_socket(alice: Any) -> None:
+    from games.auth import user_for
+
+    assert user_for(token=alice.token, session_key=None).username == "alice"
+    assert alice.post("/api/auth/logout/").status_code == 204
+    assert not user_for(token=alice.token, session_key=None).is_authenticated
+
+
+def test_a_token_name_is_short_text(alice: Any) -> None:
+    assert alice.post("/api/auth/tokens/", {"name": "x" * 61}).status_code == 400
+    assert alice.post("/api/auth/tokens/", {"name": 5}).status_code == 400
