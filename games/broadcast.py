@@ -138,7 +138,9 @@ def _send(room_id: int, message: dict[str, Any]) -> None:
 
 
 def room_changed(room_id: int) -> None:
-    room = Room.objects.select_related("host").get(pk=room_id)
+    room = Room.objects.select_related("host").filter(pk=room_id).first()
+    if room is None:  # deleted meanwhile (its last socket closing, say): nobody is left to tell
+        return
     _send(room_id, {"type": "room.changed", "room": room_detail(room)})
 
 

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games import watchers
-from games.models import RoomSocket
+from games.models import Room, RoomSocket
 
 from .test_room_socket import call, cast, close_thread_connections, create_room, open_socket, receive  # noqa: F401
 
@@ -63,3 +63,13 @@ async def test_sockets_of_a_dead_process_stop_counting() -> None:
     await sync_to_async(watchers.socket_seen)(room_id=room["id"], user_id=alice.user.pk, channel="alive.1")
     assert not await sync_to_async(RoomSocket.objects.filter(channel="gone.1").exists)()
     await sockets.disconnect()
+
+
+async def test_a_watcher_leaving_a_room_that_is_gone_is_no_error() -> None:
+    alice, carol = await cast("alice", "carol")
+    room = await create_room(alice)
+    carols = await open_socket(room["id"], carol)
+    await sync_to_async(Room.objects.filter(pk=room["id"]).delete)()
+    # Her socket closing recounts the watchers of a room that no longer exists.
+    await carols.disconnect()
+    assert not await sync_to_async(RoomSocket.objects.filter(room_id=room["id"]).exists)()
