@@ -32,17 +32,36 @@ CANCEL_GRACE_SECONDS = 2.0
 
 
 # A running job whose process went away (a restart, a crash) is given up
-# this long after its own limit would have ended it.
+# this long after its own limit would have ended it (jobs from before
+# heartbeats), or once its process has not touched it for STALE_SECONDS.
 STALE_AFTER_SECONDS = 30.0
+# The process running a job touches it this often; five beats missed, it is gone.
+HEARTBEAT_SECONDS = 2.0
+STALE_SECONDS = 5 * HEARTBEAT_SECONDS
+
+
+def is_stale(job: SolveJob, now: Any = None) -> bool:
+    """Whether no process can still be running ``job`` (it says running)."""
+    now = now or timezone.now()
+    if job.seen_at is not None:
+        return (now - job.seen_at).total_seconds() > STALE_SECONDS
+    if job.started_at is None:
+        return False
+    return (now - job.started_at).total_seconds() > job.time_limit + GRACE_SECONDS + STALE_AFTER_SECONDS
 
 
 def expire_stale_jobs() -> int:
-    """Mark running jobs that nobody can still be running as failed; returns how many."""
+    """Mark running jobs that nobody can still be running as failed; returns how many.
+
+    A server that crashed mid-solve leaves its job "running"; the next look
+    (a new solve, a cancel, any server's runner loop) finds it stale within
+    STALE_SECONDS of the crash, so its owner is not held up for the job's
+    whole time limit.
+    """
     now = timezone.now()
     expired = 0
     for job in SolveJob.objects.filter(status=SolveJob.Status.RUNNING, started_at__isnull=False):
-        limit = job.time_limit + GRACE_SECONDS + STALE_AFTER_SECONDS
-        if (now - job.started_at).total_seconds() > limit:
+        if is_stale(job, now):
             updated = SolveJob.objects.filter(pk=job.pk, status=SolveJob.Status.RUNNING).update(
                 status=SolveJob.Status.FAILED,
                 error="the server running this solve stopped before it finished",
@@ -56,8 +75,9 @@ def expire_stale_jobs() -> int:
 
 def claim_next() -> SolveJob | None:
     for job_id in SolveJob.objects.filter(status=SolveJob.Status.QUEUED).values_list("id", flat=True)[:5]:
+        now = timezone.now()
         claimed = SolveJob.objects.filter(pk=job_id, status=SolveJob.Status.QUEUED).update(
-            status=SolveJob.Status.RUNNING, started_at=timezone.now()
+            status=SolveJob.Status.RUNNING, started_at=now, seen_at=now
         )
         if claimed:
             return SolveJob.objects.get(pk=job_id)
@@ -82,6 +102,7 @@ def solve_in_child(
     memory_limit_mb: int,
     on_progress: Any = None,
     cancelled: Any = None,
+    alive: Any = None,
 ) -> tuple[str, Any]:
     """Solve in a fresh child process; ("result", json) | ("error", reason) | ("cancelled", None).
 
@@ -111,6 +132,8 @@ def solve_in_child(
             elif not process.is_alive():
                 break
             now = time.monotonic()
+            if alive is not None:
+                alive()
             if cancel_sent_at is None and cancelled is not None and cancelled():
                 cancel_sent_at = now
                 try:
@@ -142,9 +165,16 @@ def run_job(job: SolveJob) -> None:
     def cancelled() -> bool:
         return SolveJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
 
+    beat = [time.monotonic()]
+
+    def alive() -> None:
+        if time.monotonic() - beat[0] >= HEARTBEAT_SECONDS:
+            beat[0] = time.monotonic()
+            SolveJob.objects.filter(pk=job.pk).update(seen_at=timezone.now())
+
     try:
         kind, payload = solve_in_child(
-            job.xsb, job.algorithm, job.time_limit, job.memory_limit_mb, progress, cancelled
+            job.xsb, job.algorithm, job.time_limit, job.memory_limit_mb, progress, cancelled, alive
         )
     except Exception as error:  # never leave a job "running" behind
         log.exception("solve %s failed", job.pk)

@@ -85,6 +85,9 @@ class SolveJob(models.Model):
     error = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # Touched every few seconds by the process running it (games/sokoban/jobs.py):
+    # a running job untouched for longer lost its process.
+    seen_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -161,7 +161,9 @@ def solve_cancel(*, user: User, job_id: Any) -> SolveJob:
     if job.status in (SolveJob.Status.DONE, SolveJob.Status.CANCELLED, SolveJob.Status.FAILED):
         raise Conflict("solve_over", words("the solve is already %(status)s", status=job.status))
     job.cancel_requested = True
-    if job.status == SolveJob.Status.QUEUED:
+    # Queued, or "running" in a process that is gone (a crash): nobody will
+    # see the flag, so the cancel takes effect here and now.
+    if job.status == SolveJob.Status.QUEUED or jobs.is_stale(job):
         job.status = SolveJob.Status.CANCELLED
         job.finished_at = timezone.now()
     job.save(update_fields=["cancel_requested", "status", "finished_at"])

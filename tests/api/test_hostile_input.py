@@ -94,6 +94,42 @@ def test_a_solve_left_running_by_a_dead_server_does_not_block_the_player(alice: 
     assert stale["status"] == "failed" and "stopped" in stale["error"]
 
 
+def test_a_solve_whose_server_crashed_seconds_ago_no_longer_blocks_its_owner(alice: Player) -> None:
+    level = "#####\n#@$.#\n#####"
+    job = alice.post("/api/sokoban/solve/", {"level": level, "time_limit": 60}).json()
+    # Claimed by a server that then crashed 15 s ago, well inside the job's minute:
+    # its runner stopped touching the job.
+    SolveJob.objects.filter(pk=job["id"]).update(
+        status="running", started_at=timezone.now() - timedelta(seconds=20),
+        seen_at=timezone.now() - timedelta(seconds=15),
+    )
+    again = alice.post("/api/sokoban/solve/", {"level": level})
+    assert again.status_code == 201, again.json()
+    assert alice.get(f"/api/sokoban/solve/{job['id']}/").json()["status"] == "failed"
+
+
+def test_a_solve_whose_server_is_alive_still_blocks_a_second_one(alice: Player) -> None:
+    level = "#####\n#@$.#\n#####"
+    job = alice.post("/api/sokoban/solve/", {"level": level, "time_limit": 60}).json()
+    SolveJob.objects.filter(pk=job["id"]).update(
+        status="running", started_at=timezone.now() - timedelta(seconds=20), seen_at=timezone.now()
+    )
+    again = alice.post("/api/sokoban/solve/", {"level": level})
+    assert again.status_code == 409 and again.json()["code"] == "solve_in_progress"
+
+
+def test_cancelling_a_solve_whose_server_crashed_takes_effect_at_once(alice: Player) -> None:
+    level = "#####\n#@$.#\n#####"
+    job = alice.post("/api/sokoban/solve/", {"level": level, "time_limit": 60}).json()
+    SolveJob.objects.filter(pk=job["id"]).update(
+        status="running", started_at=timezone.now() - timedelta(seconds=20),
+        seen_at=timezone.now() - timedelta(seconds=15),
+    )
+    cancelled = alice.post(f"/api/sokoban/solve/{job['id']}/cancel/")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert alice.post("/api/sokoban/solve/", {"level": level}).status_code == 201
+
+
 def test_a_closed_room_takes_no_chat(alice: Player) -> None:
     room = alice.post("/api/rooms/", {"game": "connect-four"}).json()
     alice.post(f"/api/rooms/{room['id']}/leave/")
