@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
+from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -105,6 +106,20 @@ def body(request: Request) -> dict[str, Any]:
     if not hasattr(data, "get"):
         raise Invalid("malformed_request", gettext_lazy("the request body must be a JSON object"))
     return dict(data.items()) if not isinstance(data, dict) else data
+
+
+def page_of(item: type[serializers.Serializer]) -> serializers.Serializer:  # type: ignore[type-arg]
+    """The schema of one page of ``item``s, as ``paginated`` answers (for extend_schema)."""
+    name = item.__name__.removesuffix("Out")
+    return inline_serializer(
+        f"{name}Page",
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True),
+        },
+    )
 
 
 class Pages(PageNumberPagination):

@@ -173,3 +173,11 @@ def server_error(request: HttpRequest) -> HttpResponse:
             status=500,
         )
     return HttpResponse(render_to_string("500.html", {"request_id": request_id}), status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused CSRF check: the API's error shape under /api/, a short page elsewhere."""
+    detail = gettext("the request was refused: reload the page and try again (CSRF check failed)")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "csrf_failed", "detail": detail}, status=403)
+    return HttpResponse(detail, status=403, content_type="text/plain; charset=utf-8")

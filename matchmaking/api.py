@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, body, paginated
+from core.api import ERRORS, body, page_of, paginated
 from core import throttle
 
 from . import selectors, services
@@ -44,7 +44,7 @@ class SeekOut(serializers.Serializer):  # type: ignore[misc]
 
 
 class SeekList(APIView):
-    @extend_schema(responses={200: SeekOut(many=True), **ERRORS}, description="My seeks, newest first.")
+    @extend_schema(responses={200: page_of(SeekOut), **ERRORS}, description="My seeks, newest first.")
     def get(self, request: Request) -> Response:
         # Polling keeps an API client's waiting seeks alive (no socket needed).
         services.seeks_seen(request.user.pk)

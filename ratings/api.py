@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, paginated
+from core.api import ERRORS, page_of, paginated
 from games import selectors as game_selectors
 from games.api.serializers import MatchSummaryOut
 from games.models import Match
@@ -55,7 +55,7 @@ class PlayerDetail(APIView):
 class PlayerMatches(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="a game slug")],
-        responses={200: MatchSummaryOut(many=True), **ERRORS},
+        responses={200: page_of(MatchSummaryOut), **ERRORS},
         description="The player's finished matches, newest first.",
     )
     def get(self, request: Request, username: str) -> Response:

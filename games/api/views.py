@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.views.decorators.csrf import csrf_exempt
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, body, paginated
+from core.api import ERRORS, body, page_of, paginated
 from core import throttle
 from core.errors import Invalid, NotFound
 from core.i18n import translate
@@ -40,7 +41,7 @@ class RoomList(APIView):
             OpenApiParameter("status", str, enum=["open", "playing", "closed"]),
             OpenApiParameter("code", str, description="a room code, as players share it (any case)"),
         ],
-        responses={200: s.RoomOut(many=True), **ERRORS},
+        responses={200: page_of(s.RoomOut), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status")
@@ -132,7 +133,7 @@ class MatchList(APIView):
             OpenApiParameter("status", str, enum=["active", "finished", "aborted"]),
             OpenApiParameter("game", str, description="a game slug"),
         ],
-        responses={200: s.MatchSummaryOut(many=True), **ERRORS},
+        responses={200: page_of(s.MatchSummaryOut), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
@@ -235,6 +236,7 @@ class MatchResign(APIView):
         return Response(_view(match, request))
 
 
+@csrf_exempt  # a POST with a session cookie to a typo is a 404, not a CSRF 403 page
 def api_not_found(request: HttpRequest) -> JsonResponse:
     path = request.path
     if path.endswith("/"):

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, body, paginated
+from core.api import ERRORS, body, page_of, paginated
 from core import throttle
 from core.errors import Invalid, NotFound
 from games.engines.words import words
@@ -61,7 +61,7 @@ def _with_progress(request: Request, page: list[Level]) -> list[dict[str, Any]]:
 class Levels(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("collection", str, description="e.g. Microban, Microban II, Uploads")],
-        responses={200: LevelOut(many=True), **ERRORS},
+        responses={200: page_of(LevelOut), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         found = selectors.levels(request.query_params.get("collection"))
@@ -93,7 +93,8 @@ class LevelDetail(APIView):
 
 class Collections(APIView):
     @extend_schema(responses={200: inline_serializer("Collection", {
-        "name": serializers.CharField(), "levels": serializers.IntegerField(), "solved": serializers.IntegerField()})})
+        "name": serializers.CharField(), "levels": serializers.IntegerField(), "solved": serializers.IntegerField()},
+        many=True)})
     def get(self, request: Request) -> Response:
         return Response(selectors.collections(request.user))
 

@@ -196,3 +196,18 @@ def test_json_nested_a_thousand_deep_is_refused(alice: Player, method: str, url:
 def test_json_nested_a_little_is_still_read(alice: Player) -> None:
     response = raw_json(alice, "post", "/api/rooms/", '{"game": "connect-four", "options": {}}')
     assert response.status_code == 201
+
+
+def test_a_post_with_a_session_cookie_to_an_unknown_api_path_is_a_json_404(alice: Player) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice.user)
+    response = browser.post("/api/matches/null,null/moves/", {"move": "4"}, content_type="application/json")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_a_failed_csrf_check_under_the_api_is_json(alice: Player) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice.user)
+    response = browser.post("/api/auth/me/", {}, content_type="application/json")
+    assert response.status_code == 403
+    assert response["Content-Type"].startswith("application/json") and response.json()["detail"]
