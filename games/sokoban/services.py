@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.db import transaction
@@ -23,6 +23,7 @@ from games.services import move_make, write
 from . import jobs
 from .pushes import solve_changed
 from .collections import UPLOADS
+from .fair import FairSlots, default_size
 from .models import Level, SolveJob
 
 MAX_UPLOAD_LEVELS = 20
@@ -60,16 +61,23 @@ def _verify(level: EngineLevel, number: int) -> str:
     return Level.Verified.UNVERIFIED
 
 
-# Verifications run one at a time per server process: uploads wait their
-# turn instead of each starting solver processes on the shared cores.
-VERIFY_SLOTS = threading.BoundedSemaphore(1)
+# Checks of uploaded levels: as many at once as the machine has cores to
+# spare, shared round-robin between the players waiting (games/sokoban/fair.py).
+VERIFY_SLOTS = FairSlots(default_size())
 
 
 def level_upload(*, user: User, text: Any, title: Any = None) -> list[Level]:
     found = _parse_upload(text)
-    # Verify outside the transaction: it takes seconds and needs no lock.
-    with VERIFY_SLOTS:
-        verdicts = [_verify(level, i + 1 if len(found) > 1 else 0) for i, level in enumerate(found)]
+    numbered = [(level, i + 1 if len(found) > 1 else 0) for i, level in enumerate(found)]
+
+    def check(item: tuple[EngineLevel, int]) -> str:
+        with VERIFY_SLOTS.slot(user.pk):
+            return _verify(*item)
+
+    # Verify outside the transaction (seconds each, no lock needed), the
+    # levels of one upload in parallel as far as the slots allow.
+    with ThreadPoolExecutor(max_workers=min(len(numbered), VERIFY_SLOTS.size), thread_name_prefix="verify") as pool:
+        verdicts = list(pool.map(check, numbered))
     return _store_levels(user=user, found=found, verdicts=verdicts, title=title)
 
 
