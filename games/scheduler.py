@@ -41,9 +41,27 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2
 BATCH = 50
-# Bots answer within their own budgets (at most a few seconds); past this the
-# worker is presumed stuck.
+# Bots answer within their own budgets (at most a few seconds), counted by
+# each bot from when it starts thinking; past this from when a worker took
+# the turn, the worker is presumed stuck.
 THINK_LIMIT_SECONDS = 20.0
+# A turn still waiting for a free worker this long after it came (the
+# workers far behind, many AI games at once) is played by the fallback.
+QUEUE_LIMIT_SECONDS = 120.0
+
+
+def worker_count() -> int:
+    """AI workers for this machine: a core each but one (kept for the players' requests), at most 4.
+
+    AI_WORKERS in the environment says otherwise.
+    """
+    if os.environ.get("AI_WORKERS"):
+        return max(1, int(os.environ["AI_WORKERS"]))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 2
+    return max(1, min(4, cores - 1))
 
 
 @dataclass
@@ -51,7 +69,9 @@ class Thinking:
     future: Future[str]
     version: int
     seat: int
-    started: float = field(default_factory=time.monotonic)
+    queued: float = field(default_factory=time.monotonic)
+    # When a worker took the turn (its future started running); None while queued.
+    taken: float | None = None
 
 
 class Scheduler:
@@ -110,14 +130,24 @@ class Scheduler:
         stored = 0
         now = time.monotonic()
         for match_id, job in list(self.thinking.items()):
+            if job.taken is None and job.future.running():
+                job.taken = now
             if job.future.done():
                 del self.thinking[match_id]
                 stored += self._finish(match_id, job)
-            elif now - job.started > THINK_LIMIT_SECONDS:
-                # A bot that never answers: the turn goes on with a random move.
+                continue
+            # The think limit counts from when a worker took the turn, not from
+            # when it was queued: under load a queue is not a stuck bot.
+            stuck = job.taken is not None and now - job.taken > THINK_LIMIT_SECONDS
+            waited_too_long = job.taken is None and now - job.queued > QUEUE_LIMIT_SECONDS
+            if stuck or waited_too_long:
                 del self.thinking[match_id]
                 job.future.cancel()
-                log.error("bot in match %s did not answer in %ss; playing a random move", match_id, THINK_LIMIT_SECONDS)
+                log.error(
+                    "bot in match %s %s; playing a random move", match_id,
+                    f"did not answer in {THINK_LIMIT_SECONDS:.0f} s" if stuck
+                    else f"waited {QUEUE_LIMIT_SECONDS:.0f} s for a free worker",
+                )
                 stored += self._safely(
                     lambda: services.bot_play_random(match_id=match_id, version=job.version, seat=job.seat)
                 )
@@ -178,9 +208,8 @@ _thread: threading.Thread | None = None
 def worker_pool() -> ProcessPoolExecutor:
     # spawn, not fork: the server process has threads and an event loop
     # that a forked child must not inherit.
-    workers = max(1, min(4, (os.cpu_count() or 2) - 1))
     return ProcessPoolExecutor(
-        max_workers=workers,
+        max_workers=worker_count(),
         mp_context=multiprocessing.get_context("spawn"),
         # A spawned worker starts without Django: it learns the extra games
         # itself, and exits if this process dies (core.workers).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Executor, Future
 from datetime import timedelta
 from typing import Any
 
@@ -262,3 +263,63 @@ def test_the_last_person_resigning_ends_the_game(alice: Player) -> None:
     detail = alice.post(f"/api/matches/{match['id']}/resign/").json()
     assert detail["status"] == "finished"
     assert detail["result"]["reason"] == "alice resigned"
+
+
+class HeldWorkers(Executor):
+    """Workers that take turns only when told: futures stay queued, then run, then answer."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[str]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[str]:
+        future: Future[str] = Future()
+        self.futures.append(future)
+        return future
+
+
+def test_a_turn_waiting_in_the_queue_is_not_a_stuck_bot_and_its_think_limit_starts_when_taken(
+    alice: Player,
+) -> None:
+    from games import scheduler
+
+    match = start_against_bots(alice, ai="random")
+    play(alice, match, "4")
+    workers = HeldWorkers()
+    ticker = Scheduler(workers)
+    ticker.tick()
+    (job,) = ticker.thinking.values()
+    # Queued longer than a bot may think: still waiting for a worker, no fallback.
+    job.queued -= scheduler.THINK_LIMIT_SECONDS + 5
+    assert ticker.tick() == 0 and Move.objects.count() == 1
+    # A worker takes it: the think limit counts from now.
+    workers.futures[0].set_running_or_notify_cancel()
+    assert ticker.tick() == 0 and job.taken is not None
+    assert Move.objects.count() == 1
+    # Past the think limit from when it was taken: the fallback plays.
+    job.taken -= scheduler.THINK_LIMIT_SECONDS + 1
+    assert ticker.tick() == 1
+    assert [m.made_by for m in Move.objects.order_by("ply")] == ["player", "bot"]
+
+
+def test_a_turn_left_in_the_queue_too_long_is_played_by_the_fallback(alice: Player) -> None:
+    from games import scheduler
+
+    match = start_against_bots(alice, ai="random")
+    play(alice, match, "4")
+    ticker = Scheduler(HeldWorkers())
+    ticker.tick()
+    (job,) = ticker.thinking.values()
+    job.queued -= scheduler.QUEUE_LIMIT_SECONDS + 1
+    assert ticker.tick() == 1 and Move.objects.count() == 2
+
+
+def test_the_ai_workers_are_sized_to_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games import scheduler
+
+    monkeypatch.delenv("AI_WORKERS", raising=False)
+    monkeypatch.setattr(scheduler.os, "sched_getaffinity", lambda _: set(range(8)))
+    assert scheduler.worker_count() == 4
+    monkeypatch.setattr(scheduler.os, "sched_getaffinity", lambda _: {0, 1})
+    assert scheduler.worker_count() == 1
+    monkeypatch.setenv("AI_WORKERS", "3")
+    assert scheduler.worker_count() == 3
