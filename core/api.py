@@ -108,18 +108,25 @@ def body(request: Request) -> dict[str, Any]:
     return dict(data.items()) if not isinstance(data, dict) else data
 
 
+_PAGES: dict[type, serializers.Serializer] = {}  # type: ignore[type-arg]
+
+
 def page_of(item: type[serializers.Serializer]) -> serializers.Serializer:  # type: ignore[type-arg]
-    """The schema of one page of ``item``s, as ``paginated`` answers (for extend_schema)."""
-    name = item.__name__.removesuffix("Out")
-    return inline_serializer(
-        f"{name}Page",
-        {
-            "count": serializers.IntegerField(),
-            "next": serializers.URLField(allow_null=True),
-            "previous": serializers.URLField(allow_null=True),
-            "results": item(many=True),
-        },
-    )
+    """The schema of one page of ``item``s, as ``paginated`` answers (for extend_schema).
+
+    One per item type, shared by every list of it (the schema names it once).
+    """
+    if item not in _PAGES:
+        _PAGES[item] = inline_serializer(
+            f"{item.__name__.removesuffix('Out')}Page",
+            {
+                "count": serializers.IntegerField(),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": item(many=True),
+            },
+        )
+    return _PAGES[item]
 
 
 class Pages(PageNumberPagination):

@@ -44,7 +44,9 @@ class SeekOut(serializers.Serializer):  # type: ignore[misc]
 
 
 class SeekList(APIView):
-    @extend_schema(responses={200: page_of(SeekOut), **ERRORS}, description="My seeks, newest first.")
+    @extend_schema(
+        responses={200: page_of(SeekOut), **ERRORS}, description="My seeks, newest first.", operation_id="seeks_list"
+    )
     def get(self, request: Request) -> Response:
         # Polling keeps an API client's waiting seeks alive (no socket needed).
         services.seeks_seen(request.user.pk)

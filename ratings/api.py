@@ -56,6 +56,7 @@ class PlayerMatches(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="a game slug")],
         responses={200: page_of(MatchSummaryOut), **ERRORS},
+        operation_id="players_matches_list",
         description="The player's finished matches, newest first.",
     )
     def get(self, request: Request, username: str) -> Response:

@@ -42,6 +42,7 @@ class RoomList(APIView):
             OpenApiParameter("code", str, description="a room code, as players share it (any case)"),
         ],
         responses={200: page_of(s.RoomOut), **ERRORS},
+        operation_id="rooms_list",
     )
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status")
@@ -134,6 +135,7 @@ class MatchList(APIView):
             OpenApiParameter("game", str, description="a game slug"),
         ],
         responses={200: page_of(s.MatchSummaryOut), **ERRORS},
+        operation_id="matches_list",
     )
     def get(self, request: Request) -> Response:
         params = request.query_params

@@ -62,6 +62,7 @@ class Levels(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("collection", str, description="e.g. Microban, Microban II, Uploads")],
         responses={200: page_of(LevelOut), **ERRORS},
+        operation_id="sokoban_levels_list",
     )
     def get(self, request: Request) -> Response:
         found = selectors.levels(request.query_params.get("collection"))

@@ -884,6 +884,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             # A* could not prove the Python search's answer: it stands.
             return first
         budget.deadline = deadline
+        if budget.memory_left() <= 0:
+            # The Python searches before used it all: the core would have none.
+            memory_stop = True
+            break
         try:
             status, codes, searched, budget.generated = core.search(
                 prepared,
@@ -900,6 +904,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 return first if first.solved else _unsolved("best", stop.status, budget, title)
             expanded = budget.expanded
             continue
+        except MemoryError:
+            # Its tables did not fit in what was left: that is the memory limit too.
+            memory_stop = True
+            continue
         budget.expanded = expanded + searched
         expanded = budget.expanded
         if status == core.SOLVED:
@@ -909,6 +917,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             return first if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
         # Out of memory: the next search starts afresh with all of it.
         memory_stop = True
+    if first.solved:
+        return first
     return _unsolved("best", MEMORY_LIMIT if memory_stop else TIME_LIMIT, budget, title)
 
 
