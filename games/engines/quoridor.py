@@ -54,11 +54,12 @@ from .base import (
     WIN,
     BadNotation,
     BadOptions,
+    BotLevel,
     Engine,
     IllegalMove,
     Outcome,
 )
-from .words import words
+from .words import term, words
 
 SIZE = 9
 COLUMNS = "abcdefghi"
@@ -741,6 +742,28 @@ class Quoridor(Engine[QuoridorState, Action]):
         return words(
             "%(square)s is out of reach: a pawn steps one square orthogonally, or jumps over a pawn it faces",
             square=there,
+        )
+
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        from .quoridor_ai import easy_bot, medium_bot, strong_bot
+
+        return (
+            *super().bot_levels(),
+            BotLevel(
+                term("AI level", "easy"),
+                words("walks its shortest path, now and then a fence in front of the leader, never thinks ahead"),
+                easy_bot,
+            ),
+            BotLevel(
+                term("AI level", "medium"),
+                words("weighs every step and the fences that lengthen a rival's path, one move deep"),
+                medium_bot,
+            ),
+            BotLevel(
+                term("AI level", "strong"),
+                words("searches several moves ahead for both sides, spending fences where they hurt most"),
+                strong_bot,
+            ),
         )
 
     def analyse(self, state: QuoridorState, seconds: float) -> JSON | None:
