@@ -44,11 +44,12 @@ from .base import (
     LOSS,
     WIN,
     BadNotation,
+    BotLevel,
     Engine,
     IllegalMove,
     Outcome,
 )
-from .words import words
+from .words import term, words
 
 SIZE = 5
 COLUMNS = "abcde"
@@ -368,6 +369,28 @@ class Eskimo(Engine[EskimoState, EskimoMove]):
         if len(moves) >= TURN_LIMIT:
             return EskimoState(after, history, moves, draw=words("%(turns)s turns without a win", turns=TURN_LIMIT))
         return EskimoState(after, history, moves)
+
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        from .eskimo_ai import easy_bot, medium_bot, strong_bot
+
+        return (
+            *super().bot_levels(),
+            BotLevel(
+                term("AI level", "easy"),
+                words("takes a win it sees most of the time, otherwise moves at random"),
+                easy_bot,
+            ),
+            BotLevel(
+                term("AI level", "medium"),
+                words("always takes a win and never leaves one to you, but looks no further"),
+                medium_bot,
+            ),
+            BotLevel(
+                term("AI level", "strong"),
+                words("searches several moves ahead and hems the bear in with its own pieces"),
+                strong_bot,
+            ),
+        )
 
     def outcome(self, state: EskimoState) -> Outcome | None:
         if state.winner is not None:

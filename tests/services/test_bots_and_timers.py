@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from concurrent.futures import Executor, Future
 from datetime import timedelta
 from typing import Any
@@ -323,3 +324,22 @@ def test_the_ai_workers_are_sized_to_the_machine(monkeypatch: pytest.MonkeyPatch
     assert scheduler.worker_count() == 1
     monkeypatch.setenv("AI_WORKERS", "3")
     assert scheduler.worker_count() == 3
+
+
+@pytest.mark.parametrize("game, level", [("quoridor", "strong"), ("eskimo", "strong"), ("quoridor", "medium"), ("eskimo", "medium")])
+def test_quoridor_and_eskimo_seats_of_every_level_are_played_by_the_scheduler(
+    alice: Player, game: str, level: str
+) -> None:
+    match = start_against_bots(alice, game=game, ai=level)
+    assert [p["bot"] for p in match["players"]] == [None, level]
+    rng = random.Random(7)
+    for _ in range(6 if level == "strong" else 60):
+        detail = alice.get(f"/api/matches/{match['id']}/").json()
+        if detail["status"] != "active":
+            break
+        if detail["legal_moves"]:
+            assert play(alice, detail, rng.choice(detail["legal_moves"])).status_code == 201
+        else:
+            assert Scheduler().tick() == 1
+    made = list(Move.objects.filter(match_id=match["id"]).values_list("made_by", flat=True))
+    assert "bot" in made and "timeout" not in made
