@@ -106,4 +106,28 @@ App.boards["connect-four"] = {
       },
     };
   },
+
+  // The replay's review of a position: each column's exact score for the side to move.
+  analysis(container, entry) {
+    const scores = (entry.analysis && entry.analysis.scores) || [];
+    const signed = (score) => (score === null || score === undefined ? "–" : score > 0 ? `+${score}` : String(score));
+    const row = App.el("ol", { class: "c4-scores", "aria-label": gettext("Score of each column") },
+      ...scores.map((score, column) => App.el("li", {
+        class: score === null ? "unknown" : score > 0 ? "wins" : score < 0 ? "loses" : "draws",
+        dataset: { column: column + 1 },
+        title: interpolate(gettext("column %(column)s"), { column: column + 1 }, true),
+      }, signed(score))));
+    const parts = [row, App.el("p", { class: "muted" }, gettext(
+      "Each column's exact score for the player to move: positive wins (the larger, the sooner), 0 draws, negative loses; – not computed in time.",
+    ))];
+    const move = entry.move;
+    if (move) {
+      parts.push(App.el("p", { class: move.blunder ? "blunder" : "" }, interpolate(
+        move.blunder ? gettext("The move played scored %(score)s where %(best)s was possible: a blunder.")
+          : gettext("The move played scored %(score)s (best %(best)s)."),
+        { score: signed(move.score), best: signed(move.best) }, true,
+      )));
+    }
+    container.replaceChildren(...parts);
+  },
 };

@@ -433,5 +433,19 @@
         },
       };
     },
+
+    // The replay's review of a position: the race, each pawn's shortest way to its goal.
+    analysis(container, entry, { match }) {
+      const distances = (entry.analysis && entry.analysis.distances) || [];
+      container.replaceChildren(
+        App.el("ol", { class: "q-distances" }, ...distances.map((steps, seat) => {
+          const player = match.players.find((p) => p.seat === seat);
+          return App.el("li", { dataset: { seat } },
+            App.el("span", { class: `swatch swatch-${seat}` }), player ? App.playerLabel(player) : "",
+            " ", interpolate(ngettext("%(steps)s step to go", "%(steps)s steps to go", steps), { steps }, true));
+        })),
+        App.el("p", { class: "muted" }, gettext("The fewest steps each pawn still needs to its goal, around the fences.")),
+      );
+    },
   };
 })();

@@ -615,5 +615,23 @@
         },
       };
     },
+
+    // The replay's review of a position: can it still be solved, and in how many pushes.
+    analysis(container, entry) {
+      const found = entry.analysis || {};
+      let text;
+      if (found.solvable === true) {
+        text = interpolate(
+          found.optimal ? ngettext("Solvable: %(pushes)s push left (proved the fewest).", "Solvable: %(pushes)s pushes left (proved the fewest).", found.pushes_left)
+            : ngettext("Solvable: %(pushes)s push left by the solver's way.", "Solvable: %(pushes)s pushes left by the solver's way.", found.pushes_left),
+          { pushes: found.pushes_left }, true,
+        );
+      } else if (found.solvable === false) {
+        text = gettext("No longer solvable: a box is stuck for good.");
+      } else {
+        text = gettext("The solver could not tell in time whether this can still be solved.");
+      }
+      container.replaceChildren(App.el("p", { class: `sokoban-review ${found.solvable === false ? "lost" : ""}` }, text));
+    },
   };
 })();

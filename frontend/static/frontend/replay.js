@@ -12,6 +12,61 @@
   let ply = 0;
   let match = null;
   let shown = 0; // the request whose position is on screen; older answers are dropped
+  let review = null; // the computer's analysis, once done: one entry a position
+
+  // The analysis of the position on screen. The game's board script says it
+  // in its own terms (boardModule.analysis); else each of its facts is listed.
+  function showReview() {
+    const entry = review && review[ply];
+    const here = $("review-here");
+    if (!entry || (!entry.analysis && !entry.move)) {
+      here.replaceChildren(App.el("p", { class: "muted" }, gettext("Nothing computed for this position.")));
+      return;
+    }
+    if (boardModule.analysis) {
+      boardModule.analysis(here, entry, { ply, match });
+      return;
+    }
+    here.replaceChildren(App.el("dl", {}, ...Object.entries(entry.analysis || {}).flatMap(([key, value]) => [
+      App.el("dt", {}, key), App.el("dd", {}, value === null ? "–" : String(value)),
+    ])));
+  }
+
+  function markBlunders() {
+    for (const item of $("moves").children) {
+      const entry = review && review[Number(item.dataset.ply)];
+      const blunder = Boolean(entry && entry.move && entry.move.blunder);
+      item.classList.toggle("blunder", blunder);
+      if (blunder && !item.querySelector(".blunder-mark")) {
+        item.append(App.el("span", {
+          class: "blunder-mark", title: gettext("A blunder: this move changed the game's outcome"),
+        }, "?!"));
+      }
+    }
+  }
+
+  // Asks for the review (the first asking queues it) and waits for it to be done.
+  async function loadReview() {
+    const answer = await App.api("GET", `/api/matches/${matchId}/analysis/`);
+    $("review").hidden = false;
+    if (answer.status === "done") {
+      review = answer.positions;
+      // Games the computer says nothing about (hidden hands) get no card.
+      $("review").hidden = !review.some((entry) => entry && (entry.analysis || entry.move));
+      $("review-status").textContent = "";
+      markBlunders();
+      showReview();
+      return;
+    }
+    if (answer.status === "failed") {
+      $("review-status").textContent = gettext("The analysis could not be finished.");
+      return;
+    }
+    $("review-status").textContent = interpolate(
+      gettext("Analysing: %(done)s of %(plies)s positions…"), { done: answer.done, plies: answer.plies }, true,
+    );
+    setTimeout(() => loadReview().catch((error) => App.showError($("replay-error"), error)), 1000);
+  }
 
   function controls() {
     $("ply-label").textContent = `${ply} / ${moves.length}`;
@@ -48,6 +103,7 @@
     banner.hidden = !(ply === moves.length && match.result);
     banner.replaceChildren(...(banner.hidden ? [] : [App.resultText(match, App.username), App.ratingChanges(match)].filter(Boolean)));
     banner.dataset.outcome = banner.hidden ? "" : App.outcomeFor(match, App.username) || "";
+    if (review) showReview();
   }
 
   $("first").addEventListener("click", () => show(0));
@@ -76,5 +132,14 @@
     App.el("span", { class: "move-text" }, App.words(m.words, m.text) || m.move), App.madeByTag(m))));
     if (match.status === "active") $("replay-status").textContent = gettext("This game is still being played; the replay shows the moves so far.");
     await show(0);
+    // Only a finished match is reviewed (a game in play gets no computer's
+    // help), and only when asked: a review costs the server seconds of solving.
+    if (match.status !== "active") {
+      $("review").hidden = false;
+      $("analyse").addEventListener("click", () => {
+        $("analyse").hidden = true;
+        loadReview().catch((error) => App.showError($("replay-error"), error));
+      });
+    }
   })().catch((error) => App.showError($("replay-error"), error));
 })();
