@@ -75,3 +75,27 @@ def test_a_failed_review_is_tried_again_on_request(alice: Player, bob: Player) -
     failed = alice.get(f"/api/matches/{detail['id']}/analysis/")
     assert failed.status_code == 202 and failed.json()["status"] == "queued"
     assert Match.objects.get(pk=detail["id"]).analysis.status == "queued"
+
+
+# A box in the middle, its goal at the bottom right: pushed up against the top
+# wall it can never leave that wall, and the level is lost.
+CORNERED = "#####\n#@  #\n# $ #\n#  .#\n#####\n"
+
+
+def test_a_sokoban_review_says_at_every_ply_whether_the_level_can_still_be_solved(alice: Player) -> None:
+    room = alice.post("/api/rooms/", {"game": "sokoban", "options": {"level": CORNERED}}).json()
+    match_id = room["match"]
+    version = 0
+    for letter in "ddrU":
+        response = alice.post(f"/api/matches/{match_id}/moves/", {"move": letter, "version": version})
+        assert response.status_code == 201, response.json()
+        version = response.json()["version"]
+    alice.post(f"/api/matches/{match_id}/resign/")
+    assert alice.get(f"/api/matches/{match_id}/analysis/").status_code == 202
+    assert analysis.run_queued() == 1
+    review = alice.get(f"/api/matches/{match_id}/analysis/").json()
+    assert review["status"] == "done"
+    found = [position["analysis"] for position in review["positions"]]
+    # Two pushes (right, then down) while the box is free; none after it is pushed up.
+    solvable = {"solvable": True, "pushes_left": 2, "optimal": True}
+    assert found == [solvable, solvable, solvable, solvable, {"solvable": False}]

@@ -1,6 +1,7 @@
 """The replay page shows the computer's review of a finished match (issue 12):
 Connect Four's score of every column at every ply and its blunders marked in
-the move list, Quoridor's race (each pawn's steps to its goal)."""
+the move list, Quoridor's race (each pawn's steps to its goal), Sokoban's
+verdict (still solvable, and in how many pushes)."""
 
 from __future__ import annotations
 
@@ -87,3 +88,30 @@ def test_a_quoridor_review_shows_each_pawns_race(register: Callable[[str], Playe
     expect(page.locator("#ply-label")).to_have_text("3 / 3")
     # After the fence across the top, white needs 8 again and black 7.
     expect(page.locator("#review .q-distances li").nth(1)).to_contain_text(re.compile(r"\b7 steps to go"))
+
+
+def test_a_sokoban_review_says_whether_the_level_can_still_be_solved(
+    register: Callable[[str], Player], server: LiveServer
+) -> None:
+    player = two_players(server)[0]
+    # The box pushed up against the top wall can never reach its goal.
+    room = player.post("/api/rooms/", json={"game": "sokoban", "options": {"level": "#####\n#@  #\n# $ #\n#  .#\n#####"}}).json()
+    version = 0
+    for letter in "ddrU":
+        answer = player.post(f"/api/matches/{room['match']}/moves/", json={"move": letter, "version": version})
+        assert answer.status_code == 201, answer.text
+        version = answer.json()["version"]
+    player.post(f"/api/matches/{room['match']}/resign/")
+    viewer = register("viewer")
+    page = viewer.page
+    page.goto(f"/matches/{room['match']}/replay/")
+    page.get_by_role("button", name="Show the computer's analysis").click()
+    verdict = page.locator("#review .sokoban-review")
+    expect(verdict).to_have_text("Solvable: 2 pushes left (proved the fewest).", timeout=120_000)
+    page.keyboard.press("End")
+    expect(page.locator("#ply-label")).to_have_text("4 / 4")
+    expect(verdict).to_have_text("No longer solvable: a box is stuck for good.")
+    expect(verdict).to_have_class(re.compile(r"\blost\b"))
+    page.keyboard.press("ArrowLeft")
+    expect(verdict).to_have_text("Solvable: 2 pushes left (proved the fewest).")
+    screenshot(page, "e2e-replay-review-sokoban")
