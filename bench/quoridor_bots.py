@@ -85,9 +85,9 @@ def versus_mcts(level: str, games: int, simulations: int) -> None:
           f" MCTS mean {statistics.mean(theirs_cpu) * 1000:.0f} ms")
 
 
-def four(level: str, rivals: str, games: int) -> None:
+def four(level: str, rivals: str, games: int, first: int = 0) -> None:
     wins, cpu = 0, []
-    for number in range(games):
+    for number in range(first, first + games):
         seat = number % 4
         names = [level if s == seat else rivals for s in range(4)]
         bots = [get_bot("quoridor", name) for name in names]
@@ -121,12 +121,13 @@ def main() -> None:
     table.add_argument("--level", default="strong")
     table.add_argument("--rivals", default="medium")
     table.add_argument("--games", type=int, default=40)
+    table.add_argument("--first", type=int, default=0, help="number of the first game (its seed): split a run")
     args = parser.parse_args()
     print(f"# {machine_line()}", flush=True)
     if args.command == "mcts":
         versus_mcts(args.level, args.games, args.simulations)
     else:
-        four(args.level, args.rivals, args.games)
+        four(args.level, args.rivals, args.games, args.first)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ they look at and how far ahead:
   which the race looks best, fences spent sparingly.
 - ``strong`` searches: with two players alpha-beta over both sides' steps and
   path-blocking fences, deepening until its budget (a node count, so its
-  play does not depend on the machine's load) is spent; with four, it answers
-  for each of its moves the next player's best reply.
+  play does not depend on the machine's load) is spent; with four, it looks
+  two rounds ahead, each rival answering as medium would (``Rounds``), and
+  knows that a stand-off ends in a draw by repetition.
 
 Fences are only ever tried where they cut a shortest path of some pawn: any
 other fence changes no distance now. The search works on bare tuples and the
@@ -24,6 +25,7 @@ engine's own move generation, never on its slower checked ``apply``.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from .base import Engine
@@ -41,12 +43,19 @@ from .quoridor import (
 )
 
 WIN = 10_000
+# A game drawn by repetition, to the player who could have run for it: nobody wins.
+DRAWN = -WIN // 4
 # With four players, what a lead costs per fence the rivals still hold:
-# everyone fences the leader. (Measured: strong wins 58% against three
-# medium seats with it at 4 or 7, 15% without; bench/quoridor_bots.py.)
+# everyone fences the leader. (Measured with strong's earlier one-round
+# max-n: 58% won against three medium seats with it at 4 or 7, 15% without;
+# with the round search, 64% at 4, 63% at 7 or 10; bench/quoridor_bots.py.)
 LEADER_TAX = 4
 # Nodes the strong player may visit per move (at most about a second of CPU here).
 STRONG_NODES = 30_000
+# With four players, how many rounds (our move and the three replies) strong
+# looks ahead: 2 won 74 of 100 games against three medium seats, 1 won 70
+# (bench/quoridor_bots.py), at about a tenth of the CPU.
+STRONG_ROUNDS = 2
 # The fences a search tries at each node, best first by how much they slow the rival.
 FENCE_WIDTH = {"medium": 12, "strong": 8}
 
@@ -196,32 +205,58 @@ class AlphaBeta:
         return best_action
 
 
-class MaxN:
-    """Max-n for more than two players: every player maximises their own race value."""
+class Rounds:
+    """More than two players: whole rounds ahead, each rival answering as it sees the race.
 
-    def __init__(self, race: Race, nodes: int) -> None:
+    Each rival is taken to make the move that is best for itself one move
+    deep (by the same race value), which is cheap enough to look a round or
+    two ahead. The search knows the threefold-repetition rule: when every
+    player waits for another to run first, the pawns shuffle until the game is
+    drawn, and nobody wins; the strong player would rather break the stand-off.
+    """
+
+    def __init__(self, race: Race, history: tuple[tuple[tuple[int, ...], int], ...], rounds: int) -> None:
         self.race = race
-        self.left = nodes
+        self.rounds = rounds
+        self.seen = Counter(history)
 
-    def values(self, node: Node, depth: int) -> tuple[int, ...]:
-        players = len(node[0])
-        own = tuple(self.race.value(node, s) for s in range(players))
-        self.left -= 1
-        if depth == 0 or self.left <= 0 or max(own) >= WIN:
-            return own
+    def reply(self, node: Node) -> Node:
         mover = node[3]
-        best: tuple[int, ...] | None = None
-        for _, child in _children(node, self.race, 4):
-            found = self.values(child, depth - 1)
-            if best is None or found[mover] > best[mover]:
-                best = found
-        return best or own
+        best, best_value = node, -WIN * 3
+        for _, child in _children(node, self.race, FENCE_WIDTH["medium"]):
+            value = self.race.value(child, mover)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def after(self, node: Node, seat: int, rounds: int, fences: Fences, path: list[tuple[tuple[int, ...], int]]) -> int:
+        """Our value once the rivals have answered ``node`` (our move made), ``rounds`` rounds on."""
+        depth = len(path)
+        try:
+            while True:
+                value = self.race.value(node, seat)
+                if abs(value) >= WIN:
+                    return value
+                if node[1] is fences:
+                    # No fence since the game's history began: a position may come round again.
+                    key = (node[0], node[3])
+                    path.append(key)
+                    if self.seen[key] + path.count(key) >= 3:
+                        return DRAWN
+                if node[3] == seat:
+                    break
+                node = self.reply(node)
+            if rounds <= 1:
+                return value
+            return max(self.after(child, seat, rounds - 1, fences, path)
+                       for _, child in _children(node, self.race, FENCE_WIDTH["strong"]))
+        finally:
+            del path[depth:]
 
     def choose(self, node: Node, rng: random.Random) -> int:
         seat = node[3]
-        moves = _children(node, self.race, FENCE_WIDTH["strong"])
-        depth = len(node[0]) - 1
-        scored = [(self.values(child, depth)[seat], action) for action, child in moves]
+        scored = [(self.after(child, seat, self.rounds, node[1], []), action)
+                  for action, child in _children(node, self.race, FENCE_WIDTH["strong"])]
         best = max(value for value, _ in scored)
         return rng.choice([action for value, action in scored if value == best])
 
@@ -284,10 +319,9 @@ def strong_bot(engine: Engine[Any, Any], state: QuoridorState, seat: int, rng: r
         return _format(engine, state, engine.legal_actions(state, seat)[0])
     if len(state.pawns) == 2:
         return _format(engine, state, AlphaBeta(race, STRONG_NODES).choose(node))
-    # Four players: max-n over one round (each player in turn picks what is
-    # best for themselves by the same race), so it sees the others block
-    # whoever leads, itself included.
-    search = MaxN(race, STRONG_NODES)
-    return _format(engine, state, search.choose(node, rng))
+    # Four players: two rounds ahead, each rival answering what is best for
+    # itself by the same race, so it sees the others block whoever leads,
+    # itself included, and stand-offs that end in a drawn repetition.
+    return _format(engine, state, Rounds(race, state.history, STRONG_ROUNDS).choose(node, rng))
 
 __all__ = ["easy_bot", "medium_bot", "strong_bot"]

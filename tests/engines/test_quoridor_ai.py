@@ -6,12 +6,23 @@ Strength is shown by bench/quoridor_bots.py (against OpenSpiel's MCTS and in
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from games.engines.quoridor import Quoridor, distance_to_goal, position
-from games.engines.quoridor_ai import AlphaBeta, Race, easy_bot, medium_bot, strong_bot
+from games.engines.quoridor_ai import (
+    DRAWN,
+    AlphaBeta,
+    Race,
+    Rounds,
+    _children,
+    _node,
+    easy_bot,
+    medium_bot,
+    strong_bot,
+)
 
 ENGINE = Quoridor()
 LEVELS = {"easy": easy_bot, "medium": medium_bot, "strong": strong_bot}
@@ -70,3 +81,30 @@ def test_the_catalogue_lists_the_levels_with_their_descriptions() -> None:
     levels = [level.to_json() for level in ENGINE.bot_levels()]
     assert [level["name"] for level in levels] == ["random", "easy", "medium", "strong"]
     assert all(level["description"] for level in levels)
+
+
+def test_with_four_a_move_that_repeats_a_position_the_third_time_counts_as_the_draw_it_is() -> None:
+    state = ENGINE.initial_state(4, ENGINE.normalize_options({"players": 4}), 0)
+    node = _node(state)
+    race = Race(state.goals)
+    step = next(child for action, child in _children(node, race, 8) if action < 81)  # a step, not a fence
+    seen_twice = ((step[0], step[3]),) * 2
+    assert Rounds(race, seen_twice, 1).after(step, 0, 1, state.fences, []) == DRAWN
+    assert Rounds(race, seen_twice[:1], 1).after(step, 0, 1, state.fences, []) != DRAWN
+    # A fence since then: that position can no longer come back.
+    fenced = ENGINE.play(state, 0, "e4h")
+    assert Rounds(race, seen_twice, 1).after(_node(fenced), 0, 1, state.fences, []) != DRAWN
+
+
+def test_with_four_the_strong_level_breaks_a_stand_off_rather_than_let_it_be_drawn() -> None:
+    state = ENGINE.initial_state(4, ENGINE.normalize_options({"players": 4}), 0)
+    preferred = strong_bot(ENGINE, state, 0, random.Random(3))
+    after = ENGINE.play(state, 0, preferred)
+    # The same game, but the position after that move has been seen twice already.
+    repeated = dataclasses.replace(state, history=(*state.history, (after.pawns, after.turn), (after.pawns, after.turn)))
+    other = strong_bot(ENGINE, repeated, 0, random.Random(3))
+    assert other != preferred
+    assert other in ENGINE.legal_moves(state, 0)
+    assert not ENGINE.play(repeated, 0, other).drawn
+    assert ENGINE.play(repeated, 0, preferred).drawn
+
