@@ -8,12 +8,24 @@ the number of people online. Expiry is a matter of seconds (a message
 unread for a minute, a membership a day old), so sweeping once a second
 keeps its meaning and makes a push cost the same with ten sockets or a
 thousand.
+
+It also hands each socket the message itself instead of a deep copy. The
+copy stands in for the serialising a networked layer does, so that no
+receiver can change what another receives; here the receivers only read
+what they are sent (a handler that changed a message would be a bug with
+Redis too, where each gets its own), and the copies were an eighth of the
+server's CPU per move. A group send puts the message on each member's
+queue at once, without a task per member.
 """
 
 from __future__ import annotations
 
 import time
 
+import asyncio
+from typing import Any
+
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 SWEEP_SECONDS = 1.0
@@ -28,3 +40,27 @@ class InProcessChannelLayer(InMemoryChannelLayer):
             return
         self._swept = now
         super()._clean_expired()  # type: ignore[no-untyped-call]
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)  # type: ignore[no-untyped-call]
+        self._put(channel, message)
+
+    def _put(self, channel: str, message: dict[str, Any]) -> None:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))  # type: ignore[no-untyped-call]
+        try:
+            queue.put_nowait((time.time() + self.expiry, message))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_group_name(group)  # type: ignore[no-untyped-call]
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            try:
+                self._put(channel, message)
+            except ChannelFull:
+                pass  # as Channels does: a full socket misses the push, and resyncs on the next
