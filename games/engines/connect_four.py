@@ -81,13 +81,17 @@ class ConnectFour(Engine[ConnectFourState, int]):
             raise BadOptions(words("a line of that length does not fit on the board"))
 
     def analyse(self, state: ConnectFourState, seconds: float) -> JSON | None:
-        """The exact score of each column for the player to move, where the solver finds it in time.
+        """The exact score of each column for the player to move, where it is known in time.
 
         Scores follow the benchmark files' convention (positive: the player
-        to move wins, larger sooner; 0 a draw); a full column, or one not
-        solved within ``seconds``, is null. ``value`` is the best score when
-        every column was solved.
+        to move wins, larger sooner; 0 a draw). A column's score comes from
+        the opening book when the position after it is there (early
+        positions, which the solver would take minutes over), else from the
+        solver within ``seconds``; a full column, or one neither knows in
+        time, is null. ``value`` is the position's exact score: the book's,
+        or the best column's when every column was solved.
         """
+        from .connect_four_book import opening_book
         from .connect_four_solver import Position, SearchAborted, Solver, geometry_of
 
         if self.outcome(state) is not None:
@@ -96,6 +100,7 @@ class ConnectFour(Engine[ConnectFourState, int]):
         if geometry.columns * (geometry.rows + 1) > 64:
             return None
         position = Position.from_moves([move + 1 for move in state.moves], geometry)
+        book = opening_book()
         solver = Solver(geometry, table_bits=22)
         solver.limit(seconds=seconds)
         scores: list[int | None] = []
@@ -104,6 +109,8 @@ class ConnectFour(Engine[ConnectFourState, int]):
                 scores.append(None)
             elif position.is_winning_move(column):
                 scores.append(position.win_now_score())
+            elif (known := book.lookup(position.play(column))) is not None:
+                scores.append(-known.score)
             else:
                 try:
                     scores.append(-solver.solve(position.play(column)))
@@ -111,6 +118,8 @@ class ConnectFour(Engine[ConnectFourState, int]):
                     scores.append(None)
         solved = [score for column, score in enumerate(scores) if position.can_play(column)]
         value = max(solved) if solved and None not in solved else None  # type: ignore[type-var]
+        if value is None and (here := book.lookup(position)) is not None:
+            value = here.score
         return {"scores": scores, "value": value}
 
     def judge(self, before: JSON | None, after: JSON | None, seat: int, move: str) -> JSON | None:

@@ -64,8 +64,8 @@ def test_a_connect_four_review_shows_every_columns_score_and_the_blunders(
     expect(page.locator("#review .c4-scores li").nth(3)).to_have_text(
         "–" if first_scores[3] is None else (f"+{first_scores[3]}" if first_scores[3] > 0 else str(first_scores[3]))
     )
-    # The opening's scores take longer than the review's budget; the end's are
-    # exact. A move judged by the review shows its verdict when stepped to.
+    # The opening's scores come from the book, the end's from the solver. A
+    # move judged by the review shows its verdict when stepped to.
     judged = [ply for ply, entry in enumerate(answer["positions"]) if entry.get("move")]
     assert judged, answer["positions"]
     page.locator(f'#moves li[data-ply="{judged[-1]}"]').click()
