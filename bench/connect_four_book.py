@@ -20,6 +20,8 @@ It takes hours at depth 8 or so: run it niced, in the background:
     nice -n 10 .venv/bin/python bench/connect_four_book.py --plies 8 &
 
 --plies N: positions with fewer than N discs get an entry.
+--start MOVES / --openings DISCS: the book of the games after MOVES, or after
+every opening of DISCS discs (each as both colours), instead of the empty board.
 --check [N]: re-derive N random entries of the book (all without N) with the
 solver and say which, if any, are wrong.
 """
@@ -109,7 +111,20 @@ def quickly_solved(probe: Solver, position: Position, seconds: float) -> bool:
         probe.limit()
 
 
-def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
+def openings(discs: int) -> list[str]:
+    """Every position of ``discs`` discs (none won), one of each mirror pair, as moves."""
+    found: dict[int, str] = {}
+    for number in range(7 ** discs):
+        moves = "".join(str(number // 7 ** i % 7 + 1) for i in reversed(range(discs)))
+        try:
+            position = Position.from_moves(moves)
+        except ValueError:
+            continue
+        found.setdefault(canonical(position)[0], moves)
+    return sorted(found.values())
+
+
+def build(plies: int, path: Path, *, starts: tuple[str, ...] = ("",), first_move: bool = False,
           table_bits: int = 25, quick: float = 0.0) -> None:
     book = {line.key: line for line in read_lines(path)}
     if not path.exists():
@@ -117,16 +132,17 @@ def build(plies: int, path: Path, *, start: str = "", first_move: bool = False,
     solver = Solver(table_bits=table_bits)
     probe = Solver(table_bits=22)
     print(f"{len(book)} entries already in {path}; compiled solver: {solver.compiled}", flush=True)
-    # Bot positions by ply: the bot moving first (from ``start``), the bot
-    # moving second (after each first move). Keys de-duplicate
-    # transpositions and mirrors.
-    root = Position.from_moves(start)
-    levels: dict[int, dict[int, tuple[Position, str]]] = {root.moves: {}, root.moves + 1: {}}
-    levels[root.moves][canonical(root)[0]] = (root, start)
-    for child, moves in replies(root, start):
-        levels[root.moves + 1].setdefault(canonical(child)[0], (child, moves))
+    # Bot positions by ply: the bot moving first (from each start), the bot
+    # moving second (after each reply to a start). Keys de-duplicate
+    # transpositions and mirrors; starts of one length walk together, ply by ply.
+    levels: dict[int, dict[int, tuple[Position, str]]] = {}
+    for start in starts:
+        root = Position.from_moves(start)
+        levels.setdefault(root.moves, {})[canonical(root)[0]] = (root, start)
+        for child, moves in replies(root, start):
+            levels.setdefault(root.moves + 1, {}).setdefault(canonical(child)[0], (child, moves))
     started = time.process_time()
-    for ply in range(root.moves, plies):
+    for ply in range(min(levels), plies):
         level = levels.pop(ply, {})
         following = levels.setdefault(ply + 2, {})
         solved = 0
@@ -192,6 +208,9 @@ def main() -> None:
     parser.add_argument("--first-move", action="store_true",
                         help="solve the empty board too (long); without it the bot opens in the centre")
     parser.add_argument("--start", default="", help="build the book of the game after these moves")
+    parser.add_argument("--openings", type=int, default=None, metavar="DISCS",
+                        help="build it after every opening of DISCS discs instead (2: the 49 two-disc ones,"
+                             " 25 up to mirroring); days of CPU at 2")
     parser.add_argument("--book", type=Path, default=BOOK_FILE)
     parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
     parser.add_argument("--quick", type=float, default=0.2,
@@ -202,7 +221,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.check is not None:
         sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
-    build(args.plies, args.book, start=args.start, first_move=args.first_move,
+    starts = tuple(openings(args.openings)) if args.openings is not None else (args.start,)
+    build(args.plies, args.book, starts=starts, first_move=args.first_move,
           table_bits=args.table_bits, quick=args.quick)
 
 
