@@ -222,7 +222,9 @@ class Rounds:
 
     def reply(self, node: Node) -> Node:
         mover = node[3]
-        best, best_value = node, -WIN * 3
+        pawns, fences, left, _ = node
+        # Hemmed in by pawns with nothing worth fencing: it passes, as the rules let it.
+        best, best_value = (pawns, fences, left, (mover + 1) % len(pawns)), -WIN * 3
         for _, child in _children(node, self.race, FENCE_WIDTH["medium"]):
             value = self.race.value(child, mover)
             if value > best_value:
@@ -248,8 +250,8 @@ class Rounds:
                 node = self.reply(node)
             if rounds <= 1:
                 return value
-            return max(self.after(child, seat, rounds - 1, fences, path)
-                       for _, child in _children(node, self.race, FENCE_WIDTH["strong"]))
+            return max((self.after(child, seat, rounds - 1, fences, path)
+                        for _, child in _children(node, self.race, FENCE_WIDTH["strong"])), default=value)
         finally:
             del path[depth:]
 

@@ -108,3 +108,15 @@ def test_with_four_the_strong_level_breaks_a_stand_off_rather_than_let_it_be_dra
     assert not ENGINE.play(repeated, 0, other).drawn
     assert ENGINE.play(repeated, 0, preferred).drawn
 
+
+
+def test_with_four_a_rival_with_no_move_but_to_pass_is_taken_to_pass() -> None:
+    # Seat 2's pawn on a1 is hemmed in by pawns and a fence, with no fence of its own:
+    # its only move is to pass. The search must go on past it (it used to wait forever).
+    hemmed = ("a2", "a1", "a3", "b2")
+    state = position(players=4, pawns=hemmed, fences=("a1v",), fences_left=(5, 0, 5, 5), turn=1)
+    assert ENGINE.legal_moves(state, 1) == ["pass"]
+    reply = Rounds(Race(state.goals), (), 1).reply(_node(state))
+    assert reply[3] == 2 and reply[0] == state.pawns
+    before = position(players=4, pawns=hemmed, fences=("a1v",), fences_left=(5, 0, 5, 5), turn=0)
+    assert strong_bot(ENGINE, before, 0, random.Random(1)) in ENGINE.legal_moves(before, 0)
