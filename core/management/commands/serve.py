@@ -13,6 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+KEEP_ALIVE_SECONDS = 75
+
 
 class Command(BaseCommand):
     help = "Serve HTTP and WebSockets (uvicorn) on HOST:PORT."
@@ -45,6 +47,11 @@ class Command(BaseCommand):
             ws="websockets-sansio",
             lifespan="on",
             access_log=options["access_log"],
+            # Longer than the clients' own idle expiry (httpx and Go: 5 s, as
+            # uvicorn's default): with equal times a client reusing its idle
+            # connection just as the server closes it gets a reset instead of
+            # an answer (a bot that thinks five seconds, say).
+            timeout_keep_alive=KEEP_ALIVE_SECONDS,
             log_level="warning",
             # Behind a reverse proxy the client's address comes from its headers.
             proxy_headers=True,
