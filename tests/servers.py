@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -35,6 +36,13 @@ def server_env(**overrides: str) -> dict[str, str]:
 
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def fresh_sqlite_env(name: str, **overrides: str) -> dict[str, str]:
+    """A server's environment on a new, migrated SQLite file of its own (``name``.sqlite3)."""
+    env = server_env(DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/{name}.sqlite3", **overrides)
+    manage(env, "migrate", "--noinput")
+    return env
 
 
 class Server:

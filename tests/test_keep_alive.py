@@ -9,21 +9,18 @@ benchmark saw it as ReadError when a game's first move came late.
 from __future__ import annotations
 
 import http.client
-import tempfile
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from core.management.commands.serve import KEEP_ALIVE_SECONDS
-from tests.servers import Server, manage, server_env
+from tests.servers import Server, fresh_sqlite_env
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    env = server_env(DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/keep-alive.sqlite3")
-    manage(env, "migrate", "--noinput")
-    with Server(env) as running:
+    with Server(fresh_sqlite_env("keep-alive")) as running:
         yield running
 
 

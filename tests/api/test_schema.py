@@ -12,23 +12,20 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.conftest import using_postgres
-from tests.servers import Server, manage, server_env
+from tests.servers import Server, fresh_sqlite_env
 
 ST = Path(sys.executable).with_name("st")
 
 
 @pytest.mark.skipif(using_postgres(), reason="runs once, in the embedded-default round")
 def test_the_api_answers_as_its_schema_says() -> None:
-    env = server_env(DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/schema.sqlite3", SCHEDULER="off")
-    manage(env, "migrate", "--noinput")
-    with Server(env) as server:
+    with Server(fresh_sqlite_env("schema", SCHEDULER="off")) as server:
         token = httpx.post(
             f"{server.url}/api/auth/register/", json={"username": "schemathesis", "password": "long-enough"}
         ).json()["token"]

@@ -8,21 +8,18 @@ asks a running server (uvicorn, as `make run` serves) with a plain client.
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from collections.abc import Iterator
 
 import httpx
 import pytest
 import websockets
 
-from tests.servers import Server, manage, server_env
+from tests.servers import Server, fresh_sqlite_env
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    env = server_env(DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/close-codes.sqlite3")
-    manage(env, "migrate", "--noinput")
-    with Server(env) as running:
+    with Server(fresh_sqlite_env("close-codes")) as running:
         yield running
 
 
