@@ -103,7 +103,7 @@ def test_the_builder_gives_an_entry_to_every_position_the_bot_can_meet(tmp_path:
     builder = load_builder()
     start, plies = "4453675", 13  # a middle game; positions with 7..12 discs
     path = tmp_path / "book.txt"
-    builder.build(plies, path, start=start, table_bits=21)
+    builder.build(plies, path, starts=(start,), table_bits=21)
     book = Book.read(path)
     assert len(book) > 20
 
@@ -143,13 +143,34 @@ def test_the_builder_gives_an_entry_to_every_position_the_bot_can_meet(tmp_path:
 def test_the_builder_carries_on_where_it_stopped(tmp_path: Path) -> None:
     builder = load_builder()
     path = tmp_path / "book.txt"
-    builder.build(12, path, start="4453675", table_bits=21)
+    builder.build(12, path, starts=("4453675",), table_bits=21)
     whole = path.read_text().splitlines()
     # Cut the file short, as a stopped build leaves it, and build again.
     path.write_text("\n".join(whole[: len(whole) // 2]) + "\n")
-    builder.build(12, path, start="4453675", table_bits=21)
+    builder.build(12, path, starts=("4453675",), table_bits=21)
     again = path.read_text().splitlines()
     assert sorted(again) == sorted(whole)
+
+
+def test_several_starts_build_what_each_would_alone(tmp_path: Path) -> None:
+    builder = load_builder()
+    starts = ("4453675", "4453671")
+    builder.build(12, tmp_path / "both.txt", starts=starts, table_bits=21)
+    for number, start in enumerate(starts):
+        builder.build(12, tmp_path / f"{number}.txt", starts=(start,), table_bits=21)
+    both = Book.read(tmp_path / "both.txt").lines
+    alone = {**Book.read(tmp_path / "0.txt").lines, **Book.read(tmp_path / "1.txt").lines}
+    assert both.keys() == alone.keys() and len(both) > 20
+    assert all((both[key].column, both[key].score) == (alone[key].column, alone[key].score) for key in both)
+
+
+def test_the_openings_are_every_position_of_so_many_discs_once_up_to_mirroring() -> None:
+    builder = load_builder()
+    two = builder.openings(2)
+    assert len(two) == 25 and len({canonical(Position.from_moves(moves))[0] for moves in two}) == 25
+    everyone = {canonical(Position.from_moves(a + b))[0] for a in "1234567" for b in "1234567"}
+    assert {canonical(Position.from_moves(moves))[0] for moves in two} == everyone
+    assert builder.openings(1) == ["1", "2", "3", "4"]
 
 
 def test_the_bot_plays_the_book_move_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
