@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.connect_four_bot import openings as every_opening  # noqa: E402
 from games.engines.connect_four_book import (  # noqa: E402
     BOOK_FILE,
     BookLine,
@@ -114,13 +115,8 @@ def quickly_solved(probe: Solver, position: Position, seconds: float) -> bool:
 def openings(discs: int) -> list[str]:
     """Every position of ``discs`` discs (none won), one of each mirror pair, as moves."""
     found: dict[int, str] = {}
-    for number in range(7 ** discs):
-        moves = "".join(str(number // 7 ** i % 7 + 1) for i in reversed(range(discs)))
-        try:
-            position = Position.from_moves(moves)
-        except ValueError:
-            continue
-        found.setdefault(canonical(position)[0], moves)
+    for moves in every_opening(discs):
+        found.setdefault(canonical(Position.from_moves(moves))[0], moves)
     return sorted(found.values())
 
 

@@ -20,9 +20,8 @@ queue at once, without a task per member.
 
 from __future__ import annotations
 
-import time
-
 import asyncio
+import time
 from typing import Any
 
 from channels.exceptions import ChannelFull
@@ -59,7 +58,7 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_group_name(group)  # type: ignore[no-untyped-call]
         self._clean_expired()
-        for channel in list(self.groups.get(group, ())):
+        for channel in self.groups.get(group, {}):
             try:
                 self._put(channel, message)
             except ChannelFull:

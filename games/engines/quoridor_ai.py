@@ -160,6 +160,12 @@ def _children(node: Node, race: Race, width: int) -> list[tuple[int, Node]]:
     return moves
 
 
+def _one_move_deep(node: Node, race: Race) -> list[tuple[int, int, Node]]:
+    """(value to the side to move, action, child) of each move medium weighs: its whole look ahead."""
+    mover = node[3]
+    return [(race.value(child, mover), action, child) for action, child in _children(node, race, FENCE_WIDTH["medium"])]
+
+
 class _Budget(Exception):
     pass
 
@@ -221,15 +227,12 @@ class Rounds:
         self.seen = Counter(history)
 
     def reply(self, node: Node) -> Node:
-        mover = node[3]
-        pawns, fences, left, _ = node
-        # Hemmed in by pawns with nothing worth fencing: it passes, as the rules let it.
-        best, best_value = (pawns, fences, left, (mover + 1) % len(pawns)), -WIN * 3
-        for _, child in _children(node, self.race, FENCE_WIDTH["medium"]):
-            value = self.race.value(child, mover)
-            if value > best_value:
-                best, best_value = child, value
-        return best
+        scored = _one_move_deep(node, self.race)
+        if not scored:
+            # Hemmed in by pawns with nothing worth fencing: it passes, as the rules let it.
+            pawns, fences, left, turn = node
+            return pawns, fences, left, (turn + 1) % len(pawns)
+        return max(scored, key=lambda entry: entry[0])[2]
 
     def after(self, node: Node, seat: int, rounds: int, fences: Fences, path: list[tuple[tuple[int, ...], int]]) -> int:
         """Our value once the rivals have answered ``node`` (our move made), ``rounds`` rounds on."""
@@ -305,12 +308,11 @@ def easy_bot(engine: Engine[Any, Any], state: QuoridorState, seat: int, rng: ran
 def medium_bot(engine: Engine[Any, Any], state: QuoridorState, seat: int, rng: random.Random) -> str:
     node = _node(state)
     race = Race(state.goals)
-    moves = _children(node, race, FENCE_WIDTH["medium"])
-    if not moves:
+    scored = _one_move_deep(node, race)
+    if not scored:
         return _format(engine, state, engine.legal_actions(state, seat)[0])
-    scored = [(race.value(child, seat), action) for action, child in moves]
-    best = max(value for value, _ in scored)
-    return _format(engine, state, rng.choice([action for value, action in scored if value == best]))
+    best = max(value for value, _, _ in scored)
+    return _format(engine, state, rng.choice([action for value, action, _ in scored if value == best]))
 
 
 def strong_bot(engine: Engine[Any, Any], state: QuoridorState, seat: int, rng: random.Random) -> str:

@@ -8,7 +8,6 @@ test two real servers sharing Redis.
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 import httpx
@@ -22,7 +21,7 @@ from accounts.models import User
 from config.asgi import application
 from games.models import ChatMessage, Move, Room
 from tests.conftest import Player, make_player, start_match
-from tests.servers import Server, manage, server_env
+from tests.servers import Server, fresh_sqlite_env
 
 pytestmark = pytest.mark.django_db
 
@@ -213,14 +212,9 @@ async def test_junk_frames_get_a_clear_error_and_the_socket_lives(caplog: pytest
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 def test_the_limits_hold_across_server_processes() -> None:
-    env = server_env(
-        DATABASE_URL=f"sqlite:///{tempfile.mkdtemp()}/limits.sqlite3",
-        REDIS_URL=os.environ["REDIS_URL"],
-        THROTTLE="on",
-        THROTTLE_LOGIN="10/60",
-        SCHEDULER="off",
+    env = fresh_sqlite_env(
+        "limits", REDIS_URL=os.environ["REDIS_URL"], THROTTLE="on", THROTTLE_LOGIN="10/60", SCHEDULER="off"
     )
-    manage(env, "migrate", "--noinput")
     with Server(env) as one, Server(env) as two:
         statuses = []
         for i in range(16):
