@@ -36,7 +36,9 @@ import contextlib
 import json
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -424,6 +426,23 @@ def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -
             drop()
 
 
+@contextlib.contextmanager
+def profiled(pid: int, path: str | None) -> Any:
+    """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it)."""
+    if not path:
+        yield
+        return
+    py_spy = Path(sys.executable).with_name("py-spy")
+    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "200", "--nonblocking", "-o", path]
+    spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    try:
+        yield
+    finally:
+        spy.send_signal(signal.SIGINT)
+        spy.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", action="append", help="a running server (repeat for several)")
@@ -438,6 +457,8 @@ def main() -> None:
     parser.add_argument("--arrival", type=float, default=20.0, help="open loop: games arriving per second")
     parser.add_argument("--sweep", help="open loop: G1,G2,... games, one fresh server each")
     parser.add_argument("--debug", action="store_true", help="spawned servers in DEBUG mode, as `make run` is")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="open loop: record the (first) server with py-spy meanwhile (raw folded stacks)")
     args = parser.parse_args()
     if not args.url and not args.spawn:
         parser.error("give --url or --spawn")
@@ -449,9 +470,10 @@ def main() -> None:
         for games in sizes:
             with spawned(args.spawn, args.servers, args.debug) as (bases, env, pids):
                 tokens = make_accounts(env, 2 * games)
-                result = asyncio.run(
-                    run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
-                )
+                with profiled(pids[0], args.profile):
+                    result = asyncio.run(
+                        run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
+                    )
             result["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", DEBUG" if args.debug else "")
             print(json.dumps(result), flush=True)
             results.append(result)

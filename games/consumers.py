@@ -35,8 +35,7 @@ from core.i18n import translate
 from . import watchers
 from .engines.words import words
 from .broadcast import remember_server_loop, room_group, room_user_group, user_group
-from .models import Room
-from .selectors import current_match, match_detail, room_detail, viewer_seat
+from .selectors import current_match, match_detail, room_detail, room_with_match, viewer_seat
 
 log = logging.getLogger(__name__)
 
@@ -225,24 +224,29 @@ class RoomConsumer(Socket):
         # then pushed to us too (the page keeps the newest version), where
         # joining after would lose it and show a stale turn until the next move.
         await self.join([room_group(self.room_id), room_user_group(self.room_id, user.pk), user_group(user.pk)])
-        snapshot = await self._snapshot(user)
+        snapshot = await database_sync_to_async(self.opened)(user)
         if snapshot is None:
             await self.disconnect(CLOSE_NOT_FOUND)
             await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
+        # The row is written: closing from here on removes it, accepted or not.
+        self.counted = True
         await self.accept()
         for message in snapshot:
             await self.send_json(message)
-        self.counted = True
-        seated = any(seat["username"] == user.username for seat in snapshot[0]["room"]["seats"])
-        await database_sync_to_async(self.opened)(user.pk, seated)
         self.keep_present(user.pk, beat_now=False)
 
-    def opened(self, user_id: int, seated: bool) -> None:
-        """The socket's row and the first presence beat, in one trip to a database thread."""
-        with transaction.atomic():
-            watchers.socket_opened(room_id=self.room_id, user_id=user_id, channel=self.channel_name, seated=seated)
-            hooks.present(user_id)
+    def opened(self, user: Any) -> list[dict[str, Any]] | None:
+        """The snapshot, then the socket's row and the first presence beat: one trip to a
+        database thread for the whole connect. A change of the watcher count this
+        causes is pushed after commit, so it reaches this socket after the snapshot."""
+        snapshot = self.snapshot(user)
+        if snapshot is not None:
+            seated = any(seat["username"] == user.username for seat in snapshot[0]["room"]["seats"])
+            with transaction.atomic():
+                watchers.socket_opened(room_id=self.room_id, user_id=user.pk, channel=self.channel_name, seated=seated)
+                hooks.present(user.pk)
+        return snapshot
 
     def beat(self, user_id: int) -> None:
         super().beat(user_id)
@@ -257,7 +261,7 @@ class RoomConsumer(Socket):
             )
 
     async def resync(self) -> None:
-        for message in await self._snapshot(self.scope["user"]) or []:
+        for message in await database_sync_to_async(self.snapshot)(self.scope["user"]) or []:
             await self.send_json(message)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -270,9 +274,8 @@ class RoomConsumer(Socket):
                  "detail": translate(words("moves and chat go through the REST API"))}
             )
 
-    @database_sync_to_async
-    def _snapshot(self, user: Any) -> list[dict[str, Any]] | None:
-        room = Room.objects.select_related("host").filter(pk=self.room_id).first()
+    def snapshot(self, user: Any) -> list[dict[str, Any]] | None:
+        room = room_with_match(self.room_id)
         if room is None:
             return None
         messages: list[dict[str, Any]] = [{"type": "room", "room": room_detail(room)}]

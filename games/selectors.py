@@ -56,6 +56,15 @@ def current_match(room: Room) -> Match | None:
     return found
 
 
+def room_with_match(room_id: int) -> Room | None:
+    """The room, its current match read with it: one query where there is a match (a socket's snapshot)."""
+    match = Match.objects.select_related("room__host").filter(room_id=room_id).order_by("-number").first()
+    room = match.room if match is not None else Room.objects.select_related("host").filter(pk=room_id).first()
+    if room is not None:
+        room.__dict__["_current_match"] = match
+    return room
+
+
 def _prefetched(instance: Any, name: str) -> bool:
     return name in getattr(instance, "_prefetched_objects_cache", {})
 

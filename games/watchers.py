@@ -86,10 +86,12 @@ def socket_opened(*, room_id: int, user_id: int, channel: str, seated: bool | No
     if seated is None:
         seated = _is_seated(room_id, user_id)
     changes = not seated and not _watches_elsewhere(room_id, user_id, channel)
-    # A channel name is new with every socket, so this is an insert; a stalled
-    # process whose row was removed as stale comes back through here too.
-    RoomSocket.objects.update_or_create(
-        channel=channel, defaults={"room_id": room_id, "user_id": user_id, "seen_at": timezone.now()}
+    # A channel name is new with every socket, and a heartbeat comes here only
+    # when its row is gone (removed as stale): so an insert, one statement.
+    # Should the row be there after all, it stays (its heartbeats keep it).
+    RoomSocket.objects.bulk_create(
+        [RoomSocket(room_id=room_id, user_id=user_id, channel=channel, seen_at=timezone.now())],
+        ignore_conflicts=True,
     )
     if changes:
         _recount(room_id)

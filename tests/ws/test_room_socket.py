@@ -232,3 +232,33 @@ async def test_solve_progress_and_result_reach_the_owners_sockets() -> None:
         assert message["type"] != "solve"
     await socket.disconnect()
     await watcher.disconnect()
+
+
+async def test_a_players_connect_is_few_statements_and_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connect is on every page load and reconnect (issue 14): the snapshot's reads
+    (the room and its current match in one), then the socket's row and the
+    presence beat in one transaction, with no savepoints, get-or-create reads,
+    or a second trip for the row."""
+    from django.db.backends import utils
+
+    alice, bob = await cast("alice", "bob")
+    room = await create_room(alice)
+    await call(bob, "POST", f"/api/rooms/{room['id']}/join/")
+    statements: list[str] = []
+    execute = utils.CursorWrapper.execute
+
+    def counted(self: Any, sql: str, params: Any = None) -> Any:
+        statements.append(sql)
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(utils.CursorWrapper, "execute", counted)
+    socket = await open_socket(room["id"], alice)
+    assert (await socket.receive_json_from(timeout=5))["type"] == "room"
+    state = await socket.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["match"]["seat"] == 0
+    await socket.receive_nothing(timeout=0.3)  # the row's transaction is over
+    writes = [sql for sql in statements if not sql.lstrip().upper().startswith("SELECT")]
+    assert not any("SAVEPOINT" in sql.upper() for sql in statements), statements
+    assert len([sql for sql in writes if "games_roomsocket" in sql]) == 1, writes
+    assert len(statements) <= 10, statements
+    await socket.disconnect()
