@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.connect_four_bot import LINES_FILE, Lines  # noqa: E402
 from bench.connect_four_bot import openings as every_opening  # noqa: E402
 from games.engines.connect_four_book import (  # noqa: E402
     BOOK_FILE,
@@ -84,10 +85,10 @@ def bot_column(position: Position, book: dict[int, BookLine]) -> int | None:
     return position.geometry.columns - 1 - line.column if mirrored else line.column
 
 
-def replies(position: Position, moves: str) -> list[tuple[Position, str]]:
-    """The positions after each opponent reply that does not end the game."""
+def replies(position: Position, moves: str, columns: list[int] | None = None) -> list[tuple[Position, str]]:
+    """The positions after each reply (of ``columns``, all by default) that does not end the game."""
     found = []
-    for column in position.legal_columns():
+    for column in position.legal_columns() if columns is None else columns:
         if position.is_winning_move(column):
             continue
         child = position.play(column)
@@ -179,6 +180,67 @@ def build(plies: int, path: Path, *, starts: tuple[str, ...] = ("",), first_move
         print(f"ply {ply} done: {len(level)} positions, {solved} solved now", flush=True)
 
 
+def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
+                  table_bits: int = 25, quick: float = 0.2) -> None:
+    """The book along every game of the bot against a perfect player from ``starts``, both colours.
+
+    The perfect player may choose any of its best columns, so the walk
+    branches on every one of them; the bot plays its own column (the book's,
+    or its rules'), given an entry here where it has none. Every position on
+    the way gets its exact score and all its best columns (``Lines``): the
+    benchmark's judge reads them. A position that a fresh solver settles
+    within ``quick`` CPU seconds ends its line: the bot solves it and every
+    later one in play (more discs, faster still), and so does the judge.
+    Depth first, one start after another, so whole openings are done in turn.
+    """
+    book = {line.key: line for line in read_lines(book_path)}
+    lines = Lines(lines_path)
+    solver = Solver(table_bits=table_bits)
+    probe = Solver(table_bits=22)
+    started = time.process_time()
+    print(f"{len(book)} book entries, {len(lines.known)} positions known", flush=True)
+    for start in starts:
+        for colour in (0, 1):  # the bot moves when the discs' count has this parity
+            stack, seen, solved = [(Position.from_moves(start), start)], set(), 0
+            while stack:
+                position, moves = stack.pop()
+                bot = len(moves) % 2 == colour
+                if (canonical(position)[0], bot) in seen:
+                    continue
+                seen.add((canonical(position)[0], bot))
+                answer = lines.get(position)
+                if answer is None:
+                    began = time.process_time()
+                    easy = quickly_solved(probe, position, quick)
+                    score, best = (probe if easy else solver).best_columns(position)
+                    lines.add(position, score, best, easy)
+                    answer = score, best, easy
+                    solved += 1
+                    if not easy:
+                        print(f"{moves}: score {score}, best {[c + 1 for c in best]},"
+                              f" {time.process_time() - began:.1f} s; {time.process_time() - started:.0f}"
+                              f" CPU s in all", flush=True)
+                score, best, easy = answer
+                if easy:
+                    continue  # the bot and the judge settle this line from here in play
+                if bot:
+                    column = bot_column(position, book)
+                    if column is None:
+                        column = best[0]  # centre first, as the builder's best_column
+                        key, mirrored = canonical(position)
+                        line = BookLine(key, 6 - column if mirrored else column, score,
+                                        mirror_moves(moves) if mirrored else moves)
+                        book[key] = line
+                        with book_path.open("a") as out:
+                            out.write(line.format() + "\n")
+                    columns = [column]
+                else:
+                    columns = best
+                stack.extend(replies(position, moves, columns))
+            print(f"start {start}, bot {'first' if colour == 0 else 'second'}: {len(seen)} positions,"
+                  f" {solved} solved now; {len(book)} book entries", flush=True)
+
+
 def check(path: Path, sample: int | None, seed: int) -> int:
     """Re-derive entries with the solver; the number that do not match."""
     lines = read_lines(path)
@@ -207,6 +269,10 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=None, metavar="DISCS",
                         help="build it after every opening of DISCS discs instead (2: the 49 two-disc ones,"
                              " 25 up to mirroring); days of CPU at 2")
+    parser.add_argument("--perfect-lines", action="store_true",
+                        help="with --openings or --start: the book along every game against a perfect"
+                             " player, exact answers kept in --lines for the benchmark")
+    parser.add_argument("--lines", type=Path, default=LINES_FILE)
     parser.add_argument("--book", type=Path, default=BOOK_FILE)
     parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
     parser.add_argument("--quick", type=float, default=0.2,
@@ -218,6 +284,9 @@ def main() -> None:
     if args.check is not None:
         sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
     starts = tuple(openings(args.openings)) if args.openings is not None else (args.start,)
+    if args.perfect_lines:
+        perfect_lines(starts, args.book, args.lines, table_bits=args.table_bits, quick=args.quick)
+        return
     build(args.plies, args.book, starts=starts, first_move=args.first_move,
           table_bits=args.table_bits, quick=args.quick)
 

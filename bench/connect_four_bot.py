@@ -55,6 +55,51 @@ from games.engines.connect_four_solver import Position, SearchAborted, Solver, c
 CACHE = ROOT / "bench" / "out" / "connect_four_analysis.txt"
 
 
+# Exact answers along the perfect lines (--perfect-lines), committed so that
+# the walk and the benchmark's judge carry over from one session to the next.
+LINES_FILE = ROOT / "bench" / "data" / "connect_four_lines.txt"
+LINES_HEADER = """\
+# Exact answers on the lines of the bot against a perfect player
+# (bench/connect_four_book.py --perfect-lines; read by bench/connect_four_bot.py).
+# key (hex, canonical), exact score, every best column (0-based, canonical
+# orientation), and "quick" where a fresh solver settled it within --quick s.
+"""
+
+
+class Lines:
+    """Exact score and every best column of positions, kept in a file as they are found."""
+
+    def __init__(self, path: Path = LINES_FILE) -> None:
+        self.path = path
+        self.known: dict[int, tuple[int, list[int], bool]] = {}
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.startswith("#") or not line.strip():
+                    continue
+                key, score, best, *quick = line.split()
+                self.known[int(key, 16)] = (int(score), [int(c) for c in best.split(",")], quick == ["quick"])
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(LINES_HEADER)
+
+    def get(self, position: Position) -> tuple[int, list[int], bool] | None:
+        """(score, best columns in this position's orientation, centre first, quick), if known."""
+        key, mirrored = canonical(position)
+        if key not in self.known:
+            return None
+        score, stored, quick = self.known[key]
+        best = {6 - c for c in stored} if mirrored else set(stored)
+        # Centre first, as the solver gives them (the book takes the first).
+        return score, [c for c in position.geometry.order if c in best], quick
+
+    def add(self, position: Position, score: int, best: list[int], quick: bool) -> None:
+        key, mirrored = canonical(position)
+        stored = sorted(6 - c for c in best) if mirrored else sorted(best)
+        self.known[key] = (score, stored, quick)
+        with self.path.open("a") as out:
+            out.write(f"{key:x} {score} {','.join(map(str, stored))}{' quick' if quick else ''}\n")
+
+
 class Oracle:
     """Exact score and best columns of positions, remembered on disk."""
 
@@ -62,7 +107,10 @@ class Oracle:
         self.path = path
         self.cap = cap
         self.solver = Solver(table_bits=25)
-        self.known: dict[int, tuple[int, list[int]]] = {}
+        # What the book builder's --perfect-lines found (committed), then this judge's own cache.
+        self.known: dict[int, tuple[int, list[int]]] = {
+            key: (score, best) for key, (score, best, _) in Lines().known.items()
+        }
         if path.exists():
             for line in path.read_text().splitlines():
                 key, score, best = line.split()

@@ -164,6 +164,56 @@ def test_several_starts_build_what_each_would_alone(tmp_path: Path) -> None:
     assert all((both[key].column, both[key].score) == (alone[key].column, alone[key].score) for key in both)
 
 
+def test_the_perfect_lines_cover_every_game_against_a_perfect_player(tmp_path: Path) -> None:
+    """--perfect-lines: wherever a perfect player's choices lead, the bot has its move
+    (book or own rules) and it keeps the score, and the judge has every best column;
+    the lines end only where a fresh solver is quick."""
+    builder = load_builder()
+    start, quick = "4453675", 0.02
+    book_path, lines_path = tmp_path / "book.txt", tmp_path / "lines.txt"
+    builder.perfect_lines((start,), book_path, lines_path, table_bits=21, quick=quick)
+    book = {line.key: line for line in read_lines(book_path)}
+    lines = builder.Lines(lines_path)
+    assert len(book) > 10 and len(lines.known) > 100
+    solver = Solver()
+    checked = 0
+
+    def walk(position: Position, bot_to_move: bool) -> None:
+        nonlocal checked
+        known = lines.get(position)
+        assert known is not None, position.moves
+        score, best, easy = known
+        if easy:
+            return
+        if checked % 5 == 0:  # a sample re-solved from scratch
+            assert solver.best_columns(position) == (score, best)
+        checked += 1
+        if bot_to_move:
+            column = builder.bot_column(position, book)
+            assert column is not None and column in best
+            columns = [column]
+        else:
+            columns = best
+        for after, _ in builder.replies(position, "", columns):
+            walk(after, not bot_to_move)
+
+    root = Position.from_moves(start)
+    walk(root, True)
+    walk(root, False)
+    assert checked > 20
+
+
+def test_the_perfect_lines_carry_on_where_they_stopped(tmp_path: Path) -> None:
+    builder = load_builder()
+    book_path, lines_path = tmp_path / "book.txt", tmp_path / "lines.txt"
+    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick=0.02)
+    book, whole = book_path.read_text().splitlines(), lines_path.read_text().splitlines()
+    lines_path.write_text("\n".join(whole[: len(whole) // 2]) + "\n")
+    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick=0.02)
+    assert sorted(lines_path.read_text().splitlines()) == sorted(whole)
+    assert book_path.read_text().splitlines() == book  # every entry was there already
+
+
 def test_the_openings_are_every_position_of_so_many_discs_once_up_to_mirroring() -> None:
     builder = load_builder()
     two = builder.openings(2)
