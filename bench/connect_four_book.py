@@ -97,13 +97,14 @@ def replies(position: Position, moves: str, columns: list[int] | None = None) ->
     return found
 
 
-def quickly_solved(probe: Solver, position: Position, seconds: float) -> bool:
-    """Whether a solver with an empty table settles this position within ``seconds`` of CPU,
-    the way the bot does in play (every column's exact score)."""
-    if seconds <= 0:
+def quickly_solved(probe: Solver, position: Position, seconds: float = 0.0, *, nodes: int | None = None) -> bool:
+    """Whether a solver with an empty table settles this position within ``seconds`` of CPU
+    (or ``nodes`` nodes: the same answer on any machine, at any load), the way the
+    bot does in play (every column's exact score)."""
+    if nodes is None and seconds <= 0:
         return False
     probe.reset()
-    probe.limit(seconds=seconds)
+    probe.limit(seconds=None if nodes is not None else seconds, max_nodes=nodes)
     try:
         probe.best_columns(position)
         return True
@@ -180,8 +181,12 @@ def build(plies: int, path: Path, *, starts: tuple[str, ...] = ("",), first_move
         print(f"ply {ply} done: {len(level)} positions, {solved} solved now", flush=True)
 
 
+# About 0.2 CPU s of the compiled solver from an empty table: a fifth of the bot's second.
+QUICK_NODES = 1_000_000
+
+
 def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
-                  table_bits: int = 25, quick: float = 0.2) -> None:
+                  table_bits: int = 25, quick_nodes: int = QUICK_NODES) -> None:
     """The book along every game of the bot against a perfect player from ``starts``, both colours.
 
     The perfect player may choose any of its best columns, so the walk
@@ -189,17 +194,18 @@ def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
     or its rules'), given an entry here where it has none. Every position on
     the way gets its exact score and all its best columns (``Lines``): the
     benchmark's judge reads them. A position that a fresh solver settles
-    within ``quick`` CPU seconds ends its line: the bot solves it and every
+    within ``quick_nodes`` nodes ends its line: the bot solves it and every
     later one in play (more discs, faster still), and so does the judge.
     Depth first, one start after another, so whole openings are done in turn.
     """
-    book = {line.key: line for line in read_lines(book_path)}
-    lines = Lines(lines_path)
     solver = Solver(table_bits=table_bits)
     probe = Solver(table_bits=22)
     started = time.process_time()
-    print(f"{len(book)} book entries, {len(lines.known)} positions known", flush=True)
     for start in starts:
+        # Read afresh for each start: another walk (--reverse) may be writing the same files.
+        book = {line.key: line for line in read_lines(book_path)}
+        lines = Lines(lines_path)
+        print(f"start {start}: {len(book)} book entries, {len(lines.known)} positions known", flush=True)
         for colour in (0, 1):  # the bot moves when the discs' count has this parity
             stack, seen, solved = [(Position.from_moves(start), start)], set(), 0
             while stack:
@@ -211,7 +217,7 @@ def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
                 answer = lines.get(position)
                 if answer is None:
                     began = time.process_time()
-                    easy = quickly_solved(probe, position, quick)
+                    easy = quickly_solved(probe, position, nodes=quick_nodes)
                     score, best = (probe if easy else solver).best_columns(position)
                     lines.add(position, score, best, easy)
                     answer = score, best, easy
@@ -273,6 +279,10 @@ def main() -> None:
                         help="with --openings or --start: the book along every game against a perfect"
                              " player, exact answers kept in --lines for the benchmark")
     parser.add_argument("--lines", type=Path, default=LINES_FILE)
+    parser.add_argument("--quick-nodes", type=int, default=QUICK_NODES,
+                        help="--perfect-lines: a line ends where a fresh solver settles it within so many nodes")
+    parser.add_argument("--reverse", action="store_true",
+                        help="the starts in reverse order: a second walk on the other core meets the first")
     parser.add_argument("--book", type=Path, default=BOOK_FILE)
     parser.add_argument("--table-bits", type=int, default=25, help="2**N table entries (8 bytes each)")
     parser.add_argument("--quick", type=float, default=0.2,
@@ -284,8 +294,10 @@ def main() -> None:
     if args.check is not None:
         sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
     starts = tuple(openings(args.openings)) if args.openings is not None else (args.start,)
+    if args.reverse:
+        starts = starts[::-1]
     if args.perfect_lines:
-        perfect_lines(starts, args.book, args.lines, table_bits=args.table_bits, quick=args.quick)
+        perfect_lines(starts, args.book, args.lines, table_bits=args.table_bits, quick_nodes=args.quick_nodes)
         return
     build(args.plies, args.book, starts=starts, first_move=args.first_move,
           table_bits=args.table_bits, quick=args.quick)

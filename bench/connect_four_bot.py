@@ -62,7 +62,7 @@ LINES_HEADER = """\
 # Exact answers on the lines of the bot against a perfect player
 # (bench/connect_four_book.py --perfect-lines; read by bench/connect_four_bot.py).
 # key (hex, canonical), exact score, every best column (0-based, canonical
-# orientation), and "quick" where a fresh solver settled it within --quick s.
+# orientation), and "quick" where a fresh solver settled it within --quick-nodes nodes.
 """
 
 

@@ -21,6 +21,8 @@ def main() -> None:
     inclusive: collections.Counter[str] = collections.Counter()
     for line in open(args.profile, encoding="utf-8"):
         stack, _, count = line.rstrip().rpartition(" ")
+        if not count.isdigit():
+            continue  # a line cut short where the recording was stopped
         frames = stack.split(";")
         if any(frames[-1].startswith(idle) or idle in frames[-1] for idle in IDLE):
             continue

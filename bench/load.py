@@ -166,6 +166,9 @@ async def play_games(bases: list[str], deadline: float, latencies: list[float], 
             await p.close()
 
 
+SLICE_SECONDS = 5
+
+
 async def think_and_play(
     players: list[Client],
     think: float,
@@ -173,6 +176,7 @@ async def think_and_play(
     window: tuple[float, float],
     latencies: list[float],
     counts: dict[str, int],
+    slices: collections.defaultdict[int, list[float]],
 ) -> None:
     """One game of players who think: a move every ``think`` seconds, due whether or not the server kept up.
 
@@ -208,6 +212,7 @@ async def think_and_play(
             phase = "between moves"
             if due >= measure_from:
                 latencies.append(detail["_received"] - due)
+                slices[int((due - measure_from) // SLICE_SECONDS)].append(detail["_received"] - due)
                 counts["moves"] += 1
             version += 1
             due += think
@@ -245,6 +250,7 @@ async def run_open_loop(
     client's share nears 1.0 the client, not the server, is the limit.
     """
     latencies: list[float] = []
+    slices: collections.defaultdict[int, list[float]] = collections.defaultdict(list)
     counts = {"moves": 0, "games": 0, "errors": 0}
     started = time.perf_counter()
     ramp = games / arrival
@@ -262,7 +268,7 @@ async def run_open_loop(
         # Each game's first move is due a random part of a thinking time after it arrives.
         first_due = arrive + 1.0 + think * random.Random(i).random()
         window = (measure_from, deadline)
-        tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts)))
+        tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts, slices)))
     cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline))
     await asyncio.gather(*tasks)
     server_cpu, client_cpu = await cpu
@@ -283,6 +289,8 @@ async def run_open_loop(
         "server_cpu_ms_per_move": round(1000 * server_cpu / counts["moves"], 2) if counts["moves"] else None,
         "client_cpu_share": round(client_cpu / seconds, 2),
         "error_kinds": dict(kinds),
+        # Whether the slow moves come in a burst (a backlog, a stall) or all along.
+        f"p99_ms_by_{SLICE_SECONDS}s": [round(percentile(sorted(slices[k]), 0.99)) for k in sorted(slices)],
     }
 
 
@@ -433,7 +441,7 @@ def profiled(pid: int, path: str | None) -> Any:
         yield
         return
     py_spy = Path(sys.executable).with_name("py-spy")
-    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "200", "--nonblocking", "-o", path]
+    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "100", "--nonblocking", "-o", path]
     spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
     try:

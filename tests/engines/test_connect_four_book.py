@@ -164,14 +164,18 @@ def test_several_starts_build_what_each_would_alone(tmp_path: Path) -> None:
     assert all((both[key].column, both[key].score) == (alone[key].column, alone[key].score) for key in both)
 
 
+# A line ends where a fresh solver needs fewer nodes: small, so that the test walks far.
+QUICK = 10_000
+
+
 def test_the_perfect_lines_cover_every_game_against_a_perfect_player(tmp_path: Path) -> None:
     """--perfect-lines: wherever a perfect player's choices lead, the bot has its move
     (book or own rules) and it keeps the score, and the judge has every best column;
     the lines end only where a fresh solver is quick."""
     builder = load_builder()
-    start, quick = "4453675", 0.02
+    start = "4453675"
     book_path, lines_path = tmp_path / "book.txt", tmp_path / "lines.txt"
-    builder.perfect_lines((start,), book_path, lines_path, table_bits=21, quick=quick)
+    builder.perfect_lines((start,), book_path, lines_path, table_bits=21, quick_nodes=QUICK)
     book = {line.key: line for line in read_lines(book_path)}
     lines = builder.Lines(lines_path)
     assert len(book) > 10 and len(lines.known) > 100
@@ -206,10 +210,10 @@ def test_the_perfect_lines_cover_every_game_against_a_perfect_player(tmp_path: P
 def test_the_perfect_lines_carry_on_where_they_stopped(tmp_path: Path) -> None:
     builder = load_builder()
     book_path, lines_path = tmp_path / "book.txt", tmp_path / "lines.txt"
-    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick=0.02)
+    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick_nodes=QUICK)
     book, whole = book_path.read_text().splitlines(), lines_path.read_text().splitlines()
     lines_path.write_text("\n".join(whole[: len(whole) // 2]) + "\n")
-    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick=0.02)
+    builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick_nodes=QUICK)
     assert sorted(lines_path.read_text().splitlines()) == sorted(whole)
     assert book_path.read_text().splitlines() == book  # every entry was there already
 
