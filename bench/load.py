@@ -436,12 +436,18 @@ def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -
 
 @contextlib.contextmanager
 def profiled(pid: int, path: str | None) -> Any:
-    """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it)."""
+    """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it).
+
+    Only the thread holding the interpreter's lock is sampled (--gil): where
+    the Python CPU goes. Threads waiting for the lock (a dozen HTTP threads
+    under load) would otherwise fill the profile with waits. Not blocking the
+    server to sample it keeps the run close to one without the profiler.
+    """
     if not path:
         yield
         return
     py_spy = Path(sys.executable).with_name("py-spy")
-    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "100", "--nonblocking", "-o", path]
+    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "100", "--nonblocking", "--gil", "-o", path]
     spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
     try:
