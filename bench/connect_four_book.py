@@ -245,6 +245,27 @@ def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
                 stack.extend(replies(position, moves, columns))
             print(f"start {start}, bot {'first' if colour == 0 else 'second'}: {len(seen)} positions,"
                   f" {solved} solved now; {len(book)} book entries", flush=True)
+        if canonical(Position.from_moves(start))[0] not in lines.walked:
+            lines.mark_walked(start)
+
+
+def tidy(path: Path) -> int:
+    """Keep the first entry of each position in the book file: two walks at once
+    (--reverse) can both reach a position another start transposes into.
+    Returns how many were dropped; the header and the order stay."""
+    kept, seen, dropped = [], set(), 0
+    for text in path.read_text().splitlines():
+        if text.startswith("#") or not text.strip():
+            kept.append(text)
+            continue
+        key = BookLine.parse(text).key
+        if key in seen:
+            dropped += 1
+            continue
+        seen.add(key)
+        kept.append(text)
+    path.write_text("\n".join(kept) + "\n")
+    return dropped
 
 
 def check(path: Path, sample: int | None, seed: int) -> int:
@@ -290,7 +311,12 @@ def main() -> None:
     parser.add_argument("--check", type=int, nargs="?", const=-1, default=None, metavar="N",
                         help="re-derive N random entries (all without N) instead of building")
     parser.add_argument("--seed", type=int, default=None, help="of the --check sample")
+    parser.add_argument("--tidy", action="store_true",
+                        help="drop the book's second entries of a position (after two walks at once)")
     args = parser.parse_args()
+    if args.tidy:
+        print(f"{tidy(args.book)} duplicate entries dropped from {args.book}")
+        return
     if args.check is not None:
         sys.exit(1 if check(args.book, None if args.check < 0 else args.check, args.seed) else 0)
     starts = tuple(openings(args.openings)) if args.openings is not None else (args.start,)

@@ -63,6 +63,7 @@ LINES_HEADER = """\
 # (bench/connect_four_book.py --perfect-lines; read by bench/connect_four_bot.py).
 # key (hex, canonical), exact score, every best column (0-based, canonical
 # orientation), and "quick" where a fresh solver settled it within --quick-nodes nodes.
+# "walked MOVES": every line from that start is here, both colours.
 """
 
 
@@ -72,9 +73,14 @@ class Lines:
     def __init__(self, path: Path = LINES_FILE) -> None:
         self.path = path
         self.known: dict[int, tuple[int, list[int], bool]] = {}
+        # Starts whose every line is walked (canonical keys): "walked MOVES" lines.
+        self.walked: set[int] = set()
         if path.exists():
             for line in path.read_text().splitlines():
                 if line.startswith("#") or not line.strip():
+                    continue
+                if line.startswith("walked "):
+                    self.walked.add(canonical(Position.from_moves(line.split()[1]))[0])
                     continue
                 key, score, best, *quick = line.split()
                 self.known[int(key, 16)] = (int(score), [int(c) for c in best.split(",")], quick == ["quick"])
@@ -91,6 +97,11 @@ class Lines:
         best = {6 - c for c in stored} if mirrored else set(stored)
         # Centre first, as the solver gives them (the book takes the first).
         return score, [c for c in position.geometry.order if c in best], quick
+
+    def mark_walked(self, start: str) -> None:
+        self.walked.add(canonical(Position.from_moves(start))[0])
+        with self.path.open("a") as out:
+            out.write(f"walked {start}\n")
 
     def add(self, position: Position, score: int, best: list[int], quick: bool) -> None:
         key, mirrored = canonical(position)
@@ -310,6 +321,8 @@ def main() -> None:
     perfect.add_argument("--cap", type=float, default=600.0, help="CPU s for one exact answer")
     perfect.add_argument("--games", type=int, default=None, help="only the first N games")
     perfect.add_argument("--seed", type=int, default=1)
+    perfect.add_argument("--walked", action="store_true",
+                         help="only the openings whose lines the book builder's --perfect-lines has walked")
     matches = commands.add_parser("levels", help="levels against each other, time per move")
     matches.add_argument("--games", type=int, default=20)
     matches.add_argument("--seed", type=int, default=1)
@@ -327,6 +340,11 @@ def main() -> None:
     if args.command == "perfect":
         starts = (file_openings(args.openings_file, args.sample) if args.openings_file
                   else openings(args.discs))
+        if args.walked:
+            walked = Lines().walked
+            every = len(starts)
+            starts = [moves for moves in starts if canonical(Position.from_moves(moves))[0] in walked]
+            print(f"{len(starts)} of the {every} openings walked", flush=True)
         versus_perfect(starts, args.cap, args.seed, args.games)
     elif args.command == "coverage":
         coverage(args.games, args.seed, args.opponent)

@@ -205,6 +205,7 @@ def test_the_perfect_lines_cover_every_game_against_a_perfect_player(tmp_path: P
     walk(root, True)
     walk(root, False)
     assert checked > 20
+    assert lines.walked == {canonical(root)[0]}
 
 
 def test_the_perfect_lines_carry_on_where_they_stopped(tmp_path: Path) -> None:
@@ -216,6 +217,19 @@ def test_the_perfect_lines_carry_on_where_they_stopped(tmp_path: Path) -> None:
     builder.perfect_lines(("4453675",), book_path, lines_path, table_bits=21, quick_nodes=QUICK)
     assert sorted(lines_path.read_text().splitlines()) == sorted(whole)
     assert book_path.read_text().splitlines() == book  # every entry was there already
+
+
+def test_tidy_keeps_the_first_entry_of_each_position(tmp_path: Path) -> None:
+    builder = load_builder()
+    path = tmp_path / "book.txt"
+    builder.perfect_lines(("4453675",), path, tmp_path / "lines.txt", table_bits=21, quick_nodes=QUICK)
+    whole = path.read_text().splitlines()
+    entries = [text for text in whole if not text.startswith("#")]
+    # Two walks at once append what the other appended too.
+    path.write_text("\n".join(whole + entries[:3]) + "\n")
+    assert builder.tidy(path) == 3
+    assert path.read_text().splitlines() == whole
+    assert builder.tidy(path) == 0
 
 
 def test_the_openings_are_every_position_of_so_many_discs_once_up_to_mirroring() -> None:
