@@ -62,18 +62,19 @@ COLLECTIONS = {
 # The development sample: every n-th level of each classic set, from level 1.
 SAMPLE_STEP = {"holland": 8, "grigr2001": 10, "sokhard": 16}
 
-Job = tuple[str, int, Level, str, float]
+Job = tuple[str, int, Level, str, float, int]
 
 
 def run_one(job: Job) -> dict[str, Any]:
-    collection, number, level, algorithm, time_limit = job
+    collection, number, level, algorithm, time_limit, threads = job
     started = time.process_time()
-    result = solve(level, algorithm, time_limit)
+    result = solve(level, algorithm, time_limit, threads=threads)
     data = result.to_json()
     data["cpu_seconds"] = round(time.process_time() - started, 3)
     data["collection"] = collection
     data["level"] = number
     data["time_limit"] = time_limit
+    data["threads"] = threads
     if result.solved:
         state = replay(level, result.solution)
         data["replays"] = state.solved
@@ -149,11 +150,11 @@ def load_results(path: Path | None) -> list[dict[str, Any]]:
 def run(jobs: list[Job], workers: int, path: Path | None) -> list[dict[str, Any]]:
     """Run the jobs not already in the results file; every result, old and new."""
     done = {
-        (r["collection"], r["level"], r["algorithm"], r["time_limit"]): r
+        (r["collection"], r["level"], r["algorithm"], r["time_limit"], r.get("threads", 1)): r
         for r in load_results(path)
     }
-    todo = [job for job in jobs if (job[0], job[1], job[3], job[4]) not in done]
-    results = [done[key] for key in ((j[0], j[1], j[3], j[4]) for j in jobs) if key in done]
+    todo = [job for job in jobs if (job[0], job[1], job[3], job[4], job[5]) not in done]
+    results = [done[key] for key in ((j[0], j[1], j[3], j[4], j[5]) for j in jobs) if key in done]
     if todo:
         print(f"   running {len(todo)} levels ({len(results)} already in the results file)")
         sys.stdout.flush()
@@ -173,6 +174,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--threads", type=int, default=1,
+                        help="searches of the portfolio at once within one level (one a core)")
     parser.add_argument("--algorithm", default="best")
     parser.add_argument("--sets", default="microban,boxoban", help="comma-separated: " + ", ".join(COLLECTIONS))
     parser.add_argument("--levels", help="levels A-B of each set")
@@ -186,7 +189,7 @@ def main() -> None:
         if name not in COLLECTIONS:
             parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
-          f" {args.time_limit:g} s a level, {args.workers} at a time")
+          f" {args.time_limit:g} s a level, {args.workers} at a time, {args.threads} search thread(s) each")
     print(f"machine: {machine()}")
     for name in names:
         title, filename = COLLECTIONS[name]
@@ -201,7 +204,7 @@ def main() -> None:
         elif args.levels:
             first, last = (int(x) for x in args.levels.split("-"))
             numbered = [(n, level) for n, level in numbered if first <= n <= last]
-        jobs = [(name, n, level, args.algorithm, args.time_limit) for n, level in numbered]
+        jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads) for n, level in numbered]
         started = time.monotonic()
         results = run(jobs, args.workers, args.results)
         label = f"{title}, levels {numbered[0][0]}-{numbered[-1][0]}"

@@ -127,6 +127,11 @@ STRICT_PUSHES = env_flag("STRICT_PUSHES", False)
 # its database connection from one request to the next.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "12"))
 
+# Searches a Sokoban solve runs at once, one a core (games.engines.sokoban.solver:
+# threads). One by default: on a small machine a second would take the core the
+# players' requests run on; raise it where the solver has cores of its own.
+SOKOBAN_SOLVER_THREADS = int(os.environ.get("SOKOBAN_SOLVER_THREADS", "1"))
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),

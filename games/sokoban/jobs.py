@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.threads import keep_connections_usable
@@ -112,7 +113,9 @@ def solve_in_child(
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(
-        target=worker.run, args=(child, xsb, algorithm, time_limit, memory_limit_mb), daemon=True
+        target=worker.run,
+        args=(child, xsb, algorithm, time_limit, memory_limit_mb, settings.SOKOBAN_SOLVER_THREADS),
+        daemon=True,
     )
     process.start()
     child.close()

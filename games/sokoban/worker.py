@@ -18,7 +18,9 @@ HARD_LIMIT_FACTOR = 1.5
 BASE_BYTES = 256 * 1024 * 1024
 
 
-def run(conn: Connection, xsb: str, algorithm: str, time_limit: float, memory_limit_mb: int) -> None:
+def run(
+    conn: Connection, xsb: str, algorithm: str, time_limit: float, memory_limit_mb: int, threads: int = 1
+) -> None:
     # The thread that started this waits for it: when it (or the server) dies, so does this.
     die_with_parent(with_starting_thread=True)
     # Lower priority: players' requests on the same cores come first.
@@ -33,7 +35,7 @@ def run(conn: Connection, xsb: str, algorithm: str, time_limit: float, memory_li
         return bool(conn.poll() and conn.recv() == "cancel")
 
     try:
-        result = solve(xsb, algorithm, time_limit, memory_limit_mb, progress=progress)
+        result = solve(xsb, algorithm, time_limit, memory_limit_mb, progress=progress, threads=threads)
         conn.send(("result", result.to_json()))
     except MemoryError:
         conn.send(("error", "the solver ran out of memory"))

@@ -157,6 +157,18 @@ def test_a_solve_runs_in_a_child_process_and_reports(alice: Player) -> None:
     assert result["moves"] == len(result["solution"])
 
 
+def test_a_solve_may_run_two_searches_at_once(bundled_levels: None, alice: Player, settings: Any) -> None:
+    # With SOKOBAN_SOLVER_THREADS at 2 the child (niced, its address space
+    # capped) starts a second search thread once the first second's Python
+    # search has not finished Microban 93, and answers as with one.
+    settings.SOKOBAN_SOLVER_THREADS = 2
+    response = alice.post("/api/sokoban/solve/", {"level_id": level_id("Microban", 93), "time_limit": 30})
+    assert response.status_code == 201, response.json()
+    assert jobs.run_queued() == 1
+    done = alice.get(f"/api/sokoban/solve/{response.json()['id']}/").json()
+    assert done["status"] == "done" and done["result"]["solved"], done
+
+
 @pytest.mark.parametrize(
     "payload, code",
     [

@@ -160,3 +160,38 @@ def test_without_the_core_best_runs_in_pure_python(monkeypatch: pytest.MonkeyPat
             check=lambda expanded: None,
         )
     assert solver.core.AVAILABLE is False
+
+
+@needs_core
+def test_two_searches_at_once_solve_what_one_does() -> None:
+    # threads=2: the core's searches of the portfolio run side by side (the core
+    # lets go of the interpreter's lock while it expands), the first answer wins.
+    result = solve(LEVELS[92], "best", time_limit=30, threads=2)
+    assert result.status == SOLVED
+    assert replay(LEVELS[92], result.solution).solved
+    assert result.expanded > 0
+
+
+@needs_core
+def test_two_searches_at_once_stop_together_when_cancelled() -> None:
+    hard = load_levels(SHARED / "SokHard.xsb")[111]  # beyond a minute of search
+    reports: list[int] = []
+
+    def progress(expanded: int) -> bool:
+        reports.append(expanded)
+        return len(reports) >= 8  # a couple of seconds in: the core's searches are running
+
+    result = solve(hard, "best", time_limit=60, threads=2, progress=progress)
+    assert result.status == solver.CANCELLED and not result.solved
+    assert len(reports) == 8 and result.seconds < 30
+
+
+@needs_core
+def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a fault in the core's wrapper")
+
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.05)  # straight to the core's searches
+    monkeypatch.setattr(core, "search", broken)
+    with pytest.raises(ZeroDivisionError):
+        solve(LEVELS[92], "best", time_limit=10, threads=2)

@@ -50,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     solving.add_argument("--time-limit", type=float, default=30.0, help="seconds per level")
     solving.add_argument("--memory-limit", type=float, default=2048, help="MB per level")
     solving.add_argument("--json", action="store_true", help="one JSON object per line")
+    solving.add_argument("--threads", type=int, default=1,
+                         help="searches at once within a level, one a core (best only)")
 
     checking = commands.add_parser("check", help="replay LURD solutions")
     checking.add_argument("file", type=Path)
@@ -67,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
         return _solve(
-            levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json
+            levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json, args.threads
         )
     try:
         solutions = read_solutions(args.solutions)
@@ -100,13 +102,14 @@ def _solve(
     time_limit: float,
     memory_limit: float,
     as_json: bool,
+    threads: int = 1,
 ) -> int:
     columns = ["level", "status", "pushes", "moves", "optimal", "expanded", "seconds", "lurd"]
     if not as_json:
         print("\t".join(columns), flush=True)
     unsolved = 0
     for number in numbers:
-        result = solve(levels[number - 1], algorithm, time_limit, memory_limit)
+        result = solve(levels[number - 1], algorithm, time_limit, memory_limit, threads=threads)
         unsolved += not result.solved
         data = {"level": number, **result.to_json()}
         if as_json:

@@ -716,7 +716,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     }
     s->reach_stamp++;
     flood(s, player, s->reached, s->reach_stamp);
-    memset(s->movable, 1, (size_t)n);
+    memset(s->movable, 1, (size_t)(unsigned)n); /* (unsigned: n >= 0, which gcc cannot see once run() inlines this) */
     int restrict_ = -1;
     if (s->corrals && !s->backward) restrict_ = pi_corral(s, cells);
     s->duals_ready = 0;
@@ -826,21 +826,27 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
 static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *found, int64_t *met, int *side) {
     int64_t turn = 0;
     while (1) {
-        Search *s = forward, *other = backward;
-        *side = 0;
-        if (backward != NULL && turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS) {
-            s = backward;
-            other = forward;
-            *side = 1;
-        }
-        if (!s->open) return EXHAUSTED;
         int64_t expanded = forward->expanded + (backward ? backward->expanded : 0);
-        if (s->expanded % CHECK_EVERY == 0) {
-            PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
-            if (answer == NULL) return ERROR;
-            Py_DECREF(answer);
+        PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
+        if (answer == NULL) return ERROR;
+        Py_DECREF(answer);
+        Outcome outcome = RUNNING;
+        /* The expansions between two checks touch no Python object: the
+         * interpreter's lock is let go meanwhile, so that other threads run
+         * (another search of the portfolio on the other core, or the rest of
+         * the program). */
+        Py_BEGIN_ALLOW_THREADS
+        for (int i = 0; i < CHECK_EVERY && outcome == RUNNING; i++) {
+            Search *s = forward, *other = backward;
+            *side = 0;
+            if (backward != NULL && turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS) {
+                s = backward;
+                other = forward;
+                *side = 1;
+            }
+            outcome = s->open ? expand(s, other, next_entry(s), found, met) : EXHAUSTED;
         }
-        Outcome outcome = expand(s, other, next_entry(s), found, met);
+        Py_END_ALLOW_THREADS
         if (outcome != RUNNING) return outcome;
     }
 }

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import threading
 import time
 from array import array
 from collections import deque
@@ -741,8 +742,12 @@ def solve(
     time_limit: float = 30.0,
     memory_limit_mb: float = 2048,
     progress: Progress | None = None,
+    threads: int = 1,
 ) -> SolveResult:
     """Solve a level (a Level or its text) with one of ``ALGORITHMS``.
+
+    ``threads`` > 1: ``best`` runs that many of the compiled core's searches
+    at once, one a core (see ``_parallel_portfolio``); the others search alone.
 
     Never raises for a hard level: running out of time or memory, or being
     cancelled through ``progress``, is a result with ``solved`` false and a
@@ -765,7 +770,7 @@ def solve(
         return SolveResult(algorithm, UNSOLVABLE, seconds=budget.seconds, title=title)
     if algorithm == "best":
         if core.AVAILABLE:
-            return _solve_compiled(board, budget, title, time_limit)
+            return _solve_compiled(board, budget, title, time_limit, threads)
         return _solve_best(board, budget, title, time_limit)
     search = _Search(board, budget)
     try:
@@ -834,7 +839,7 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
     return _solution("best", board, known, budget, title, True)
 
 
-def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float) -> SolveResult:
+def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float, threads: int = 1) -> SolveResult:
     """``best`` with the compiled core: the Python searches first, then the core's A*, then its greedy.
 
     The pure-Python ``best`` keeps its first PYTHON_SECONDS: easy levels are
@@ -878,6 +883,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         if not share:
             runs.append((0, penalty, features, min(end, runs[-1][3] + part)))
     runs[-1] = (*runs[-1][:3], end)
+    if threads > 1 and not first.solved:
+        return _parallel_portfolio(board, prepared, budget, title, runs, threads)
     memory_stop = False
     for weight, penalty, features, deadline in runs:
         if weight == 0 and first.solved:
@@ -920,6 +927,102 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     if first.solved:
         return first
     return _unsolved("best", MEMORY_LIMIT if memory_stop else TIME_LIMIT, budget, title)
+
+
+def _parallel_portfolio(
+    board: Board,
+    prepared: core.CoreBoard,
+    budget: _Budget,
+    title: str,
+    runs: list[tuple[int, int, bool, float]],
+    threads: int,
+) -> SolveResult:
+    """The core's searches of ``runs`` (weight, packing, features, deadline in turn), ``threads`` at once.
+
+    The core lets go of the interpreter's lock while it expands, so each
+    search has a core of its own. Each takes ``threads`` times the time it
+    had in turn, the next search going to whichever thread is free first, and
+    the last one a thread takes runs to the end; the first answer (or proof
+    that there is none) stops the others. Memory is split evenly between the
+    searches running at once. Time, memory and cancellation are checked as
+    in turn, under one lock.
+    """
+    end = runs[-1][3]
+    began = time.monotonic()
+    plan: deque[tuple[int, int, bool, float]] = deque()
+    previous = began
+    for weight, penalty, features, deadline in runs:
+        plan.append((weight, penalty, features, (deadline - previous) * threads))
+        previous = deadline
+    memory_each = budget.memory_left() // threads
+    lock = threading.Lock()
+    over = threading.Event()
+    outcome: dict[str, Any] = {}
+    stops: list[str] = []
+    faults: list[BaseException] = []
+
+    def lane() -> None:
+        while True:
+            with lock:
+                if over.is_set() or not plan:
+                    return
+                weight, penalty, features, seconds = plan.popleft()
+                deadline = end if not plan else min(end, time.monotonic() + seconds)
+            counted = 0
+
+            def check(core_expanded: int) -> None:
+                nonlocal counted
+                if over.is_set():
+                    raise _Stop(CANCELLED)
+                if time.monotonic() >= deadline:
+                    raise _Stop(TIME_LIMIT)
+                with lock:
+                    budget.expanded += core_expanded - counted
+                    counted = core_expanded
+                    budget.check(0)
+
+            try:
+                status, codes, searched, generated = core.search(
+                    prepared, weight=weight, packing=penalty, corrals=True, features=features,
+                    backward=not weight, memory_bytes=memory_each, check=check,
+                )
+            except _Stop as stop:
+                if stop.status != TIME_LIMIT and not over.is_set():
+                    # Cancelled, or the whole solve's memory spent: everyone stops.
+                    stops.append(stop.status)
+                    over.set()
+                continue
+            except MemoryError:
+                stops.append(MEMORY_LIMIT)
+                continue
+            except BaseException as error:  # a fault: stop everyone, raise it in the caller's thread
+                faults.append(error)
+                over.set()
+                return
+            with lock:
+                budget.expanded += searched - counted
+                budget.generated += generated
+                if status in (core.SOLVED, core.EXHAUSTED) and not over.is_set():
+                    outcome.update(status=status, codes=codes, optimal=weight == 1)
+                    over.set()
+                elif status not in (core.SOLVED, core.EXHAUSTED):
+                    stops.append(MEMORY_LIMIT)  # this search's share ran out; the next starts afresh
+
+    budget.deadline = end
+    workers = [threading.Thread(target=lane, name=f"solver-{i}") for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if faults:
+        raise faults[0]
+    if outcome.get("status") == core.SOLVED:
+        return _solution("best", board, outcome["codes"], budget, title, outcome["optimal"])
+    if outcome.get("status") == core.EXHAUSTED:
+        return _unsolved("best", UNSOLVABLE, budget, title)
+    if CANCELLED in stops:
+        return _unsolved("best", CANCELLED, budget, title)
+    return _unsolved("best", MEMORY_LIMIT if stops else TIME_LIMIT, budget, title)
 
 
 def _unsolved(algorithm: str, status: str, budget: _Budget, title: str) -> SolveResult:
