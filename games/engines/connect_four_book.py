@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .connect_four_solver import STANDARD, Position
+from .connect_four_solver import STANDARD, Geometry, Position
 
 BOOK_FILE = Path(__file__).with_name("connect_four_book.txt")
 
@@ -75,6 +75,24 @@ def canonical(position: Position) -> tuple[int, bool]:
     mirrored = mirror(position)
     mirror_key = mirrored.current + mirrored.mask
     return (mirror_key, True) if mirror_key < key else (key, False)
+
+
+def position_of_key(key: int, geometry: Geometry = STANDARD) -> Position:
+    """The position a key names (the inverse of ``current + mask``, in the key's orientation).
+
+    Each column's bits of the key are its own discs plus the ``2**h - 1`` of
+    its mask, h discs high: below ``2**(h + 1)``, so no column carries into
+    the next, and h is where the top bit of that plus one lies.
+    """
+    height = geometry.rows + 1
+    current = mask = moves = 0
+    for column in range(geometry.columns):
+        bits = (key >> (column * height)) & ((1 << height) - 1)
+        discs = (bits + 1).bit_length() - 1
+        current |= (bits + 1 - (1 << discs)) << (column * height)
+        mask |= ((1 << discs) - 1) << (column * height)
+        moves += discs
+    return Position(geometry, current, mask, moves)
 
 
 def mirror_moves(moves: str, columns: int = 7) -> str:

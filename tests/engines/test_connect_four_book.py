@@ -16,6 +16,7 @@ from games.engines.connect_four_book import (
     canonical,
     mirror,
     mirror_moves,
+    position_of_key,
     read_lines,
 )
 from games.engines.connect_four_solver import Position, Solver, choose
@@ -230,6 +231,30 @@ def test_tidy_keeps_the_first_entry_of_each_position(tmp_path: Path) -> None:
     assert builder.tidy(path) == 3
     assert path.read_text().splitlines() == whole
     assert builder.tidy(path) == 0
+
+
+def test_a_key_names_its_position() -> None:
+    rng = random.Random(5)
+    for discs in (0, 1, 7, 20, 35):
+        moves, position = random_position(rng, discs)
+        back = position_of_key(position.current + position.mask)
+        assert (back.current, back.mask, back.moves) == (position.current, position.mask, position.moves), moves
+
+
+def test_the_committed_perfect_lines_re_derive_where_they_are_cheap() -> None:
+    # The benchmark's judge reads these answers instead of solving again; the
+    # lines a fresh solver settles within the walk's node budget are cheap to check.
+    builder = load_builder()
+    lines = builder.Lines(builder.LINES_FILE)
+    quick = [(key, answer) for key, answer in lines.known.items() if answer[2]]
+    if not quick:
+        pytest.skip("no perfect lines walked yet (bench/connect_four_book.py --perfect-lines)")
+    solver = Solver()
+    for key, (score, best, _) in random.Random().sample(quick, min(5, len(quick))):
+        position = position_of_key(key)
+        assert canonical(position) == (key, False)
+        found_score, found_best = solver.best_columns(position)
+        assert (found_score, sorted(found_best)) == (score, sorted(best)), hex(key)
 
 
 def test_the_openings_are_every_position_of_so_many_discs_once_up_to_mirroring() -> None:
