@@ -185,7 +185,7 @@ def main() -> None:
             import subprocess
 
             py_spy = Path(sys.executable).with_name("py-spy")
-            command = [str(py_spy), "record", "-p", str(server.process.pid), "-f", "raw", "-r", "500", "-o", args.profile]  # type: ignore[union-attr]
+            command = [str(py_spy), "record", "-p", str(server.process.pid), "-f", "raw", "-r", "500", "--gil", "-o", args.profile]  # type: ignore[union-attr]
             spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(1)
         costs = asyncio.run(measure(server, args.repeat, args.only))

@@ -103,7 +103,9 @@ def room_detail(room: Room) -> JSON:
         "rematch": _rematch_json(room, seats),
         # People with the room open and no seat (games.watchers); counted
         # when a socket comes or goes, never on a move.
-        "watchers": room.__dict__["_watchers"] if "_watchers" in room.__dict__ else watcher_count(room.pk),
+        "watchers": room.__dict__["_watchers"] if "_watchers" in room.__dict__ else watcher_count(
+            room.pk, {seat.user_id for seat in seats if seat.user_id}
+        ),
         "created_at": room.created_at.isoformat(),
     }
 
