@@ -211,9 +211,10 @@ def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
             while stack:
                 position, moves = stack.pop()
                 bot = len(moves) % 2 == colour
-                if (canonical(position)[0], bot) in seen:
+                key, mirrored = canonical(position)
+                if (key, bot) in seen:
                     continue
-                seen.add((canonical(position)[0], bot))
+                seen.add((key, bot))
                 answer = lines.get(position)
                 if answer is None:
                     began = time.process_time()
@@ -233,7 +234,6 @@ def perfect_lines(starts: tuple[str, ...], book_path: Path, lines_path: Path, *,
                     column = bot_column(position, book)
                     if column is None:
                         column = best[0]  # centre first, as the builder's best_column
-                        key, mirrored = canonical(position)
                         line = BookLine(key, 6 - column if mirrored else column, score,
                                         mirror_moves(moves) if mirrored else moves)
                         book[key] = line

@@ -36,9 +36,7 @@ import contextlib
 import json
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -52,7 +50,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.server_cost import process_cpu  # noqa: E402
+from bench.server_cost import process_cpu, profiled  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
@@ -432,29 +430,6 @@ def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -
             s.stop()
         if drop:
             drop()
-
-
-@contextlib.contextmanager
-def profiled(pid: int, path: str | None) -> Any:
-    """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it).
-
-    Only the thread holding the interpreter's lock is sampled (--gil): where
-    the Python CPU goes. Threads waiting for the lock (a dozen HTTP threads
-    under load) would otherwise fill the profile with waits. Not blocking the
-    server to sample it keeps the run close to one without the profiler.
-    """
-    if not path:
-        yield
-        return
-    py_spy = Path(sys.executable).with_name("py-spy")
-    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", "100", "--nonblocking", "--gil", "-o", path]
-    spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
-    try:
-        yield
-    finally:
-        spy.send_signal(signal.SIGINT)
-        spy.wait()
 
 
 def main() -> None:

@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +159,31 @@ async def measure_connects(pid: int, alice: Player, bob: Player, repeat: int) ->
     return (process_cpu(pid) - before) / repeat
 
 
+@contextlib.contextmanager
+def profiled(pid: int, path: str | None, *, rate: int = 100, blocking: bool = False) -> Iterator[None]:
+    """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it).
+
+    Only the thread holding the interpreter's lock is sampled (--gil): where
+    the Python CPU goes. Threads waiting for the lock (a dozen HTTP threads
+    under load) would otherwise fill the profile with waits. Not blocking the
+    server to sample it keeps a loaded run close to one without the profiler.
+    """
+    if not path:
+        yield
+        return
+    py_spy = Path(sys.executable).with_name("py-spy")
+    command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", str(rate), "--gil", "-o", path]
+    if not blocking:
+        command.insert(-2, "--nonblocking")
+    spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    try:
+        yield
+    finally:
+        spy.send_signal(signal.SIGINT)
+        spy.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--spawn", choices=["sqlite", "postgres"], default="sqlite")
@@ -179,19 +208,8 @@ def main() -> None:
     env.update({f"THROTTLE_{scope}": "1000000/60" for scope in ("MOVE", "ROOM", "SOCKET", "REGISTER")})
     manage(env, "migrate", "--noinput")
     started = time.time()
-    with Server(env) as server:
-        spy = None
-        if args.profile:
-            import subprocess
-
-            py_spy = Path(sys.executable).with_name("py-spy")
-            command = [str(py_spy), "record", "-p", str(server.process.pid), "-f", "raw", "-r", "500", "--gil", "-o", args.profile]  # type: ignore[union-attr]
-            spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(1)
+    with Server(env) as server, profiled(server.process.pid, args.profile, rate=500, blocking=True):  # type: ignore[union-attr]
         costs = asyncio.run(measure(server, args.repeat, args.only))
-        if spy is not None:
-            spy.send_signal(2)
-            spy.wait()
     print(f"# server CPU per operation ({args.spawn}, {args.repeat} of each); {machine_line()}")
     for name, seconds in costs.items():
         print(f"{name:8s} {seconds * 1000:7.2f} ms")
