@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Server processes: more than one on the embedded default share pushes,
+# throttles and the scheduler through a hub in their parent (core/hub.py).
+WORKERS ?= 1
 
 .PHONY: run test install install-dev migrate browser gettext messages typecheck clean
 
@@ -27,7 +30,7 @@ migrate: install
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/python manage.py serve --port $(PORT)
+	$(BIN)/python manage.py serve --port $(PORT) --workers $(WORKERS)
 
 # Browser tests drive Debian's Chromium; nothing is downloaded by Playwright.
 browser:

@@ -391,7 +391,7 @@ def make_accounts(env: dict[str, str], count: int) -> list[tuple[str, str]]:
 
 
 @contextlib.contextmanager
-def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -> Any:
+def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True, workers: int = 1) -> Any:
     if kind == "sqlite":
         folder = tempfile.mkdtemp()
         env = server_env(DATABASE_URL=f"sqlite:///{folder}/bench.sqlite3")
@@ -422,7 +422,7 @@ def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True) -
     if not debug:
         env.update(DEBUG="0", SECRET_KEY="bench-only", ALLOWED_HOSTS="127.0.0.1,localhost")
     manage(env, "migrate", "--noinput")
-    servers = [Server(env).start() for _ in range(count)]
+    servers = [Server(env, workers=workers).start() for _ in range(count)]
     try:
         yield [s.url for s in servers], env, [s.process.pid for s in servers]
     finally:
@@ -436,7 +436,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", action="append", help="a running server (repeat for several)")
     parser.add_argument("--spawn", choices=["sqlite", "postgres"], help="start the server(s) here")
-    parser.add_argument("--servers", type=int, default=1, help="with --spawn: how many server processes")
+    parser.add_argument("--servers", type=int, default=1, help="with --spawn: how many servers, each on its own port")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --spawn: server processes behind each port (serve --workers; on SQLite through the hub)")
     parser.add_argument("--games", type=int, default=10, help="games played at once")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
@@ -457,22 +459,22 @@ def main() -> None:
         sizes = [int(g) for g in args.sweep.split(",")] if args.sweep else [args.games]
         results = []
         for games in sizes:
-            with spawned(args.spawn, args.servers, args.debug) as (bases, env, pids):
+            with spawned(args.spawn, args.servers, args.debug, workers=args.workers) as (bases, env, pids):
                 tokens = make_accounts(env, 2 * games)
                 with profiled(pids[0], args.profile):
                     result = asyncio.run(
                         run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
                     )
-            result["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", DEBUG" if args.debug else "")
+            result["setup"] = f"{args.spawn}, {args.servers} server(s) x {args.workers} process(es)" + (", DEBUG" if args.debug else "")
             print(json.dumps(result), flush=True)
             results.append(result)
         held = [r["games"] for r in results if r["latency_ms_p99"] < 100 and not r["errors"]]
         print(json.dumps({"largest_games_with_p99_under_100ms": max(held) if held else None, "machine": machine_line()}))
         return
     if args.spawn:
-        with spawned(args.spawn, args.servers, args.debug, throttle=False) as (bases, _, _pids):
+        with spawned(args.spawn, args.servers, args.debug, throttle=False, workers=args.workers) as (bases, _, _pids):
             report = asyncio.run(run(bases, args.games, args.seconds, args.seed, args.with_solve))
-        report["setup"] = f"{args.spawn}, {args.servers} server process(es)" + (", solver busy" if args.with_solve else "")
+        report["setup"] = f"{args.spawn}, {args.servers} server(s) x {args.workers} process(es)" + (", solver busy" if args.with_solve else "")
     else:
         report = asyncio.run(run(args.url, args.games, args.seconds, args.seed, args.with_solve))
         report["setup"] = ", ".join(args.url)

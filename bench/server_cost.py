@@ -43,15 +43,21 @@ from tests.servers import Server, manage, server_env  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` and its live children (the bot and solve workers)."""
-    total = 0.0
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its live descendants: the server processes of `serve --workers`, and their bot and solve workers."""
     pids = [pid]
-    try:
-        pids += [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        pass
-    for one in pids:
+    for parent in pids:  # grows as it goes
+        try:
+            pids += [int(child) for child in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its live descendants."""
+    total = 0.0
+    for one in process_tree(pid):
         try:
             fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:

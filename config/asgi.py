@@ -24,10 +24,13 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 django_wsgi_app = get_wsgi_application()
 
+from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from core import hub  # noqa: E402
 from core.threaded_wsgi import ThreadedWSGI  # noqa: E402
+from core.workers import die_with_parent  # noqa: E402
 from games.auth import SameHostOrNoOrigin, SocketAuthStack  # noqa: E402
 from games.broadcast import remember_server_loop  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -42,6 +45,12 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             remember_server_loop(asyncio.get_running_loop())
+            if os.environ.get(hub.HUB_ENV):
+                # One of `serve --workers N`'s processes: it goes when their
+                # supervisor (and the hub in it) goes, and links to the hub
+                # before its first socket comes.
+                die_with_parent()
+                await get_channel_layer().start()
             # AI seats, turn timers and solves are played by this process
             # (SCHEDULER=off leaves them to `manage.py run_scheduler`).
             start_in_background()

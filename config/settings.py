@@ -1,7 +1,8 @@
 """Settings, from environment variables only.
 
 DATABASE_URL   default: a SQLite file beside manage.py
-REDIS_URL      set: the channels-redis pub/sub layer; unset: an in-process layer (one process)
+REDIS_URL      set: the channels-redis pub/sub layer; unset: an in-process layer (one process),
+               or the hub of `serve --workers N` (BOARDGAMES_HUB, set by serve)
 SECRET_KEY     required when DEBUG is off
 DEBUG          "1"/"true" for development (the default for `make run`)
 ALLOWED_HOSTS  comma-separated
@@ -190,17 +191,25 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]},
         }
     }
+elif os.environ.get("BOARDGAMES_HUB"):
+    # One of several server processes on this machine without Redis
+    # (`serve --workers N`): pushes cross processes through the hub that
+    # `serve` runs in the processes' parent (core/hub.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "core.layers.HubChannelLayer"}}
 else:
     # In-process (core/layers.py: channels' in-memory layer, swept once a second).
     CHANNEL_LAYERS = {"default": {"BACKEND": "core.layers.InProcessChannelLayer"}}
 
 # The cache holds the throttles' counters (core/throttle.py): shared by every
-# server process through Redis when there is one, else this process's memory.
+# server process through Redis when there is one, else through the hub of
+# `serve --workers N`, else this one process's memory.
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
          "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}
         if REDIS_URL
+        else {"BACKEND": "core.hub.HubCache", "LOCATION": os.environ["BOARDGAMES_HUB"]}
+        if os.environ.get("BOARDGAMES_HUB")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }

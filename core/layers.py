@@ -21,11 +21,20 @@ queue at once, without a task per member.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import random
+import string
 import time
 from typing import Any
 
+import msgpack
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+
+from . import hub
+
+log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
 
@@ -57,9 +66,147 @@ class InProcessChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_group_name(group)  # type: ignore[no-untyped-call]
+        self._put_group(group, message)
+
+    def _put_group(self, group: str, message: dict[str, Any]) -> None:
         self._clean_expired()
         for channel in self.groups.get(group, {}):
             try:
                 self._put(channel, message)
             except ChannelFull:
                 pass  # as Channels does: a full socket misses the push, and resyncs on the next
+
+
+class HubChannelLayer(InProcessChannelLayer):
+    """The layer of one of several server processes on one machine, without Redis (core.hub).
+
+    Each push is delivered to this process's own sockets at once, as by the
+    single process's layer, and handed to the hub once, which passes it on
+    to the other processes; they deliver it to theirs. Group memberships stay
+    in the process that has the socket: a process learns nothing of another's
+    groups, and a push to a group no socket of it is in costs it one read.
+    A channel's name says which process has it, so a message to one socket
+    goes only where that socket is.
+
+    If the hub cannot be reached, pushes to other processes are dropped (and
+    counted in the log) until it can: the sockets there see a version gap at
+    their next push and resync, as after any lost message.
+    """
+
+    RECONNECT_SECONDS = 0.2
+
+    def __init__(self, path: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.path = path or os.environ.get(hub.HUB_ENV, "")
+        # Letters only: the token must fit in a channel name.
+        self.process = "".join(random.choice(string.ascii_letters) for _ in range(8))
+        self._writer: asyncio.StreamWriter | None = None
+        self._link: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._linked = asyncio.Event()
+        self.dropped = 0
+
+    def _ensure_link(self) -> None:
+        """The link to the hub runs on the loop the sockets live on (the server's), made on first use.
+
+        A layer used from a loop of its own later (a push made with no server
+        loop running, as in plain tests) links again from there once the old
+        loop is gone.
+        """
+        loop = asyncio.get_running_loop()
+        if self._loop is not None and self._loop is not loop and self._loop.is_closed():
+            self._link, self._writer, self._linked = None, None, asyncio.Event()
+        if self._link is None:
+            self._loop = loop
+            self._link = loop.create_task(self._keep_linked())
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        await self.start()
+        tail = "".join(random.choice(string.ascii_letters) for _ in range(12))
+        return f"{prefix}.{self.process}!{tail}"
+
+    def _is_here(self, channel: str) -> bool:
+        return channel.partition("!")[0].endswith("." + self.process)
+
+    async def start(self) -> None:
+        """Connect to the hub (once; reconnects by itself), waiting briefly for the first link."""
+        self._ensure_link()
+        if not self._linked.is_set():
+            try:
+                await asyncio.wait_for(self._linked.wait(), 2.0)
+            except asyncio.TimeoutError:
+                log.error("hub at %s not reachable; pushes stay in this process until it is", self.path)
+
+    async def _keep_linked(self) -> None:
+        while True:
+            try:
+                reader, writer = await asyncio.open_unix_connection(self.path)
+            except OSError:
+                await asyncio.sleep(self.RECONNECT_SECONDS)
+                continue
+            try:
+                writer.write(hub.frame(hub.SUBSCRIBE, None))
+                await reader.readexactly(int.from_bytes(await reader.readexactly(4), "big"))  # the hub's answer
+                self._writer = writer
+                self._linked.set()
+                while True:
+                    header = await reader.readexactly(4)
+                    self._arrived(await reader.readexactly(int.from_bytes(header, "big")))
+            except (asyncio.IncompleteReadError, ConnectionError):
+                log.error("lost the hub at %s; reconnecting", self.path)
+            finally:
+                self._writer = None
+                self._linked.clear()
+                writer.close()
+            await asyncio.sleep(self.RECONNECT_SECONDS)
+
+    def _arrived(self, payload: bytes) -> None:
+        try:
+            target, name, message = hub.unpack(payload)
+        except (ValueError, msgpack.UnpackException):
+            log.error("hub: unreadable publication dropped")
+            return
+        if target == "group":
+            self._put_group(name, message)
+        elif target == "channel":
+            if self._is_here(name):
+                try:
+                    self._put(name, message)
+                except ChannelFull:
+                    pass
+        elif target == "signal":
+            hub.signalled(name)
+
+    def _publish(self, target: str, name: str, message: Any) -> None:
+        self._ensure_link()
+        if self._writer is None:
+            self.dropped += 1
+            log.warning("hub not linked: a %s message for %s stays in this process (%d so far)", target, name, self.dropped)
+            return
+        data = hub.frame(hub.PUBLISH, [target, name, message])
+        if asyncio.get_running_loop() is self._loop:
+            self._writer.write(data)
+        else:  # the link is another running loop's: write from there
+            assert self._loop is not None
+            self._loop.call_soon_threadsafe(self._writer.write, data)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        if self._is_here(channel):
+            await super().send(channel, message)
+            return
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)  # type: ignore[no-untyped-call]
+        self._publish("channel", channel, message)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await super().group_send(group, message)
+        self._publish("group", group, message)
+
+    def signal(self, name: str) -> None:
+        """Run the handlers registered for ``name`` (core.hub.on_signal) in the other processes.
+
+        Callable from any thread; a layer not linked yet has no other process to tell.
+        """
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._publish, "signal", name, None)

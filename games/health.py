@@ -1,19 +1,23 @@
 """``GET /healthz``: whether this server process can do its work, for load balancers and monitors.
 
-200 when the database answers and the channel layer does (Redis, when the
-site runs on several processes; the in-process layer is always there), else
+200 when the database answers and the channel layer does (Redis, or the hub
+of `serve --workers N` without Redis, when the site runs on several
+processes; the in-process layer is always there), else
 503 naming the part that is down. No login: it says nothing about anyone.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
+
+from core import hub
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +45,15 @@ def _database() -> str:
 
 
 def _channel_layer() -> str:
+    hub_path = os.environ.get(hub.HUB_ENV)
+    if not settings.REDIS_URL and hub_path:
+        # One of `serve --workers N`'s processes: the hub in their supervisor.
+        try:
+            hub.ping(hub_path, TIMEOUT_SECONDS)
+        except OSError as error:
+            log.warning("health: the hub the server processes share is down: %s", error)
+            return "down"
+        return "ok"
     if not settings.REDIS_URL:
         return "ok"  # in-process: up while this process is
     try:

@@ -12,6 +12,7 @@ the GIL of the process that answers players.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.utils import timezone
 
-from core import hooks
+from core import hooks, hub
 from core.errors import DomainError
 from core.workers import watched
 
@@ -48,6 +49,9 @@ THINK_LIMIT_SECONDS = 20.0
 # A turn still waiting for a free worker this long after it came (the
 # workers far behind, many AI games at once) is played by the fallback.
 QUEUE_LIMIT_SECONDS = 120.0
+# How often a server process that does not run the scheduler checks whether
+# the one that does is gone (`serve --workers N`).
+ELECTION_SECONDS = 1.0
 
 
 def worker_count() -> int:
@@ -226,14 +230,38 @@ def start_in_background() -> None:
     with _started:
         if _thread is not None:
             return
-        scheduler = Scheduler(worker_pool())
-        _thread = threading.Thread(
-            target=scheduler.run_forever, args=(threading.Event(),), name="games-scheduler", daemon=True
-        )
-        _thread.start()
-        # Apps' own workers get a thread each (a solve may run for a minute,
-        # and bot turns must not wait behind it).
-        for worker in hooks.BACKGROUND:
-            threading.Thread(target=worker.run_forever, args=(threading.Event(),), name=worker.name, daemon=True).start()
+        hub_path = os.environ.get(hub.HUB_ENV)
+        if hub_path:
+            # The server processes of `serve --workers N` run one scheduler
+            # between them, in whichever holds the lock: two would think
+            # about the same bot's turn twice, each with its own workers on
+            # the same cores. If its process dies, another takes over.
+            _thread = threading.Thread(target=_when_elected, args=(f"{hub_path}.scheduler",), name="games-scheduler-election", daemon=True)
+            _thread.start()
+            return
+        _thread = _run_here()
+
+
+def _when_elected(lock_path: str) -> None:
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            time.sleep(ELECTION_SECONDS)
+    log.info("this process runs the scheduler")
+    _run_here()
+
+
+def _run_here() -> threading.Thread:
+    scheduler = Scheduler(worker_pool())
+    thread = threading.Thread(target=scheduler.run_forever, args=(threading.Event(),), name="games-scheduler", daemon=True)
+    thread.start()
+    # Apps' own workers get a thread each (a solve may run for a minute,
+    # and bot turns must not wait behind it).
+    for worker in hooks.BACKGROUND:
+        threading.Thread(target=worker.run_forever, args=(threading.Event(),), name=worker.name, daemon=True).start()
+    return thread
 
 

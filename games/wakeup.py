@@ -1,18 +1,30 @@
 """Wakes this process's scheduler at once instead of at its next poll.
 
 Set after a commit that hands the turn to a bot, and when a bot's answer is
-ready; the poll remains for work that another process created.
+ready, in this process and (over the hub of `serve --workers N`) in the
+others; the poll remains for work that another machine created.
 """
 
 from __future__ import annotations
 
 import threading
 
+from channels.layers import get_channel_layer
+
+from core import hub
+
 _event = threading.Event()
+# Several server processes on one machine run one scheduler between them
+# (games.scheduler): a bot's turn made in another process wakes it there.
+WAKE = "scheduler.wake"
+hub.on_signal(WAKE, _event.set)
 
 
 def wake() -> None:
     _event.set()
+    signal = getattr(get_channel_layer(), "signal", None)
+    if signal is not None:
+        signal(WAKE)
 
 
 def wait(timeout: float) -> None:

@@ -16,15 +16,26 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
+def wait_until(check: Any, timeout: float = 15.0) -> Any:
+    """Poll ``check`` until it gives something true, and return that; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("condition not met in time")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
-def serve_command(port: int) -> list[str]:
+def serve_command(port: int, workers: int = 1) -> list[str]:
     """The command `make run` serves the site with, on ``port``."""
-    return [sys.executable, "manage.py", "serve", "--port", str(port)]
+    return [sys.executable, "manage.py", "serve", "--port", str(port), "--workers", str(workers)]
 
 
 def server_env(**overrides: str) -> dict[str, str]:
@@ -48,8 +59,9 @@ def fresh_sqlite_env(name: str, **overrides: str) -> dict[str, str]:
 class Server:
     """One server process on a free port; restartable on the same database."""
 
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, env: dict[str, str], port: int | None = None, workers: int = 1) -> None:
         self.env = env
+        self.workers = workers
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"server-{self.port}.log"
@@ -65,7 +77,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                serve_command(self.port),
+                serve_command(self.port, self.workers),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -92,6 +104,33 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+
+    def worker_pids(self) -> list[int]:
+        """The processes answering requests: the server itself, or with workers its server children."""
+        assert self.process is not None
+        if self.workers == 1:
+            return [self.process.pid]
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        return [int(pid) for pid in children if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+
+    def worker_of(self, client_port: int) -> int | None:
+        """Which of the worker processes holds the connection made from ``client_port`` (from /proc)."""
+        inodes: set[str] = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, remote = int(fields[1].rsplit(":", 1)[1], 16), int(fields[2].rsplit(":", 1)[1], 16)
+                if local == self.port and remote == client_port:
+                    inodes.add(fields[9])
+        for pid in self.worker_pids():
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    target = os.readlink(fd)
+                except OSError:
+                    continue
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    return pid
+        return None
 
     def __enter__(self) -> Server:
         return self.start()

@@ -94,6 +94,17 @@ def test_healthz_names_the_channel_layer_when_redis_is_down(settings: Any) -> No
     assert response.json()["down"] == ["channel_layer"] and response.json()["database"] == "ok"
 
 
+@pytest.mark.django_db
+def test_healthz_names_the_channel_layer_when_the_hub_of_several_processes_is_down(
+    settings: Any, monkeypatch: Any, tmp_path: Any
+) -> None:
+    settings.REDIS_URL = ""
+    monkeypatch.setenv("BOARDGAMES_HUB", str(tmp_path / "gone.sock"))
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["down"] == ["channel_layer"] and response.json()["database"] == "ok"
+
+
 @pytest.mark.postgres
 def test_healthz_names_the_database_when_it_is_down() -> None:
     # A real server on PostgreSQL whose database goes away under it.

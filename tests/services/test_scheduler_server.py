@@ -9,17 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.servers import Server, manage, server_env
-
-
-def wait_until(check: Any, timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("condition not met in time")
+from tests.servers import Server, manage, server_env, wait_until
 
 
 def register(client: httpx.Client, name: str) -> None:

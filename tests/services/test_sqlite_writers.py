@@ -6,7 +6,11 @@ transaction: a leak would stop every later write in the server.
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import sys
 import threading
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -86,3 +90,38 @@ def test_a_writer_that_waits_too_long_fails_as_sqlite_would() -> None:
         finally:
             connection.settings_dict["OPTIONS"]["timeout"] = timeout
     assert failures and "database is locked" in failures[0]
+
+
+WRITER = """
+import os, sys, time
+import django
+django.setup()
+from django.db import connection, transaction
+role = sys.argv[1]
+if role == "waiter":
+    # SQLite's own wait would give up after 0.1 s; the holder keeps its lock a second.
+    connection.settings_dict["OPTIONS"]["timeout"] = 0.1
+with transaction.atomic():
+    connection.cursor().execute("CREATE TABLE IF NOT EXISTS probe (who text)")
+    connection.cursor().execute("INSERT INTO probe VALUES (%s)", [role])
+    if role == "holder":
+        print("holding", flush=True)
+        time.sleep(1.0)
+print("done", flush=True)
+"""
+
+
+def test_a_writer_in_another_process_queues_behind_this_ones_commit(tmp_path: Any) -> None:
+    from tests.servers import ROOT, server_env
+
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    holder = subprocess.Popen([sys.executable, "-c", WRITER, "holder"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    waiter = subprocess.run([sys.executable, "-c", WRITER, "waiter"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
+    assert holder.wait(30) == 0
+    # It waited on the writers' lock file for the commit, not in SQLite's busy
+    # handler (which would have failed it with "database is locked").
+    assert waiter.returncode == 0, waiter.stderr
+    assert waiter.stdout.strip() == "done"
+    rows = sqlite3.connect(tmp_path / "db.sqlite3").execute("SELECT who FROM probe").fetchall()
+    assert rows == [("holder",), ("waiter",)]

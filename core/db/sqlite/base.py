@@ -11,12 +11,18 @@ held for a millisecond at a time.
 
 So within a process, transactions take a lock of ours before BEGIN and give
 it back at COMMIT or ROLLBACK: waiting writers queue on it and the next one
-starts the moment the last one ends. Between processes (a second server, a
-management command) SQLite's own lock still decides, as before.
+starts the moment the last one ends. Between processes (the server processes
+of `serve --workers N`, a management command) the holder of that lock then
+takes an exclusive lock on a file beside the database (flock), on which the
+kernel wakes a waiting process the moment the lock is given back: the
+processes' writers queue the same way. The kernel drops the file lock of a
+process that dies, kill -9 included.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 from typing import Any
 
@@ -28,6 +34,19 @@ from django.db.backends.sqlite3 import base
 WAIT_SECONDS = 20.0
 
 _writer = threading.Lock()
+# The open lock file of each database file this process writes (path -> fd),
+# only ever used by the thread holding _writer.
+_files: dict[str, int] = {}
+
+
+def _lock_file(database: str) -> int | None:
+    """This process's descriptor of ``database``'s writers' lock file; None for a database in memory."""
+    if not database or database == ":memory:" or "mode=memory" in database:
+        return None
+    descriptor = _files.get(database)
+    if descriptor is None:
+        descriptor = _files[database] = os.open(f"{database}-writers", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    return descriptor
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -38,6 +57,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise OperationalError("database is locked (waited for the other writers of this process)")
         self.holds_writer = True
         try:
+            descriptor = _lock_file(str(self.settings_dict["NAME"]))
+            if descriptor is not None:
+                # Blocks until the other processes' writer of the moment commits
+                # or rolls back (or dies); SQLite's own lock would have it sleep.
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
             super()._start_transaction_under_autocommit()
         except BaseException:
             self._release_writer()
@@ -46,6 +70,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _release_writer(self) -> None:
         if self.holds_writer:
             self.holds_writer = False
+            descriptor = _files.get(str(self.settings_dict["NAME"]))
+            if descriptor is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_UN)
             _writer.release()
 
     def _commit(self) -> None:

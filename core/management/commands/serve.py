@@ -5,10 +5,16 @@
 that matter here: uvloop and httptools, no per-request access log (it costs
 more CPU than a trivial request), and the lifespan events that start the
 scheduler and tell the pushes which loop to use.
+
+With ``--workers N`` uvicorn's supervisor (this process) starts N server
+processes on the one port. On PostgreSQL they share pushes and throttles
+through Redis; on the embedded default (SQLite, no REDIS_URL) this process
+runs the hub they share instead (core/hub.py).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -26,7 +32,7 @@ class Command(BaseCommand):
             "--workers",
             type=int,
             default=1,
-            help="server processes sharing the port; more than one needs REDIS_URL (and PostgreSQL)",
+            help="server processes sharing the port (on PostgreSQL, more than one needs REDIS_URL)",
         )
         parser.add_argument("--access-log", action="store_true", help="log every request")
 
@@ -35,8 +41,16 @@ class Command(BaseCommand):
         from django.conf import settings
 
         if options["workers"] > 1 and not settings.REDIS_URL:
-            self.stderr.write("several workers need REDIS_URL: their sockets share pushes through Redis")
-            raise SystemExit(2)
+            if settings.DATABASES["default"]["ENGINE"] != "core.db.sqlite":
+                self.stderr.write("several workers on PostgreSQL need REDIS_URL: their sockets share pushes through Redis")
+                raise SystemExit(2)
+            # The embedded default on several processes: this (the supervising)
+            # process runs the hub they share pushes and counters through.
+            from core import hub
+
+            path = hub.hub_path()
+            hub.start_in_thread(path)
+            os.environ[hub.HUB_ENV] = path
         uvicorn.run(
             "config.asgi:application",
             host=options["host"],
