@@ -14,8 +14,7 @@ from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
 from django.http.cookie import parse_cookie
 
-from accounts.authentication import mark_used
-from accounts.models import ApiToken
+from accounts.authentication import TOKEN_WITH_USER, mark_used
 
 
 def user_for(*, token: str | None, session_key: str | None) -> Any:
@@ -25,7 +24,7 @@ def user_for(*, token: str | None, session_key: str | None) -> Any:
     cookie still acts as the account it was given a token for.
     """
     if token:
-        found = ApiToken.objects.select_related("user").filter(key=token).first()
+        found = TOKEN_WITH_USER.first(token)
         if found is None or not found.user.is_active:
             return AnonymousUser()
         mark_used(found)

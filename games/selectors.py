@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import AWAY_SECONDS
+from core.prepared import Prepared
 from ratings.glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING, PROVISIONAL_DEVIATION
 from ratings.models import Rating
 from ratings.selectors import standings
@@ -56,9 +57,15 @@ def current_match(room: Room) -> Match | None:
     return found
 
 
+# Read at every socket's connect: compiled once (core.prepared).
+CURRENT_MATCH = Prepared(
+    lambda room_id: Match.objects.select_related("room__host").filter(room_id=room_id).order_by("-number")[:1], -7_770_003
+)
+
+
 def room_with_match(room_id: int) -> Room | None:
     """The room, its current match read with it: one query where there is a match (a socket's snapshot)."""
-    match = Match.objects.select_related("room__host").filter(room_id=room_id).order_by("-number").first()
+    match = CURRENT_MATCH.first(room_id)
     room = match.room if match is not None else Room.objects.select_related("host").filter(pk=room_id).first()
     if room is not None:
         room.__dict__["_current_match"] = match
@@ -259,9 +266,13 @@ def players_of(match: Match) -> list[Player]:
     if cached is None and _prefetched(match, "players"):
         cached = sorted(match.players.all(), key=lambda p: p.seat)
     if cached is None:
-        cached = list(match.players.select_related("user").order_by("seat"))
+        cached = PLAYERS.all(match.pk)
         match._players_cache = cached  # type: ignore[attr-defined]
     return cached
+
+
+# Read at every move: compiled once (core.prepared).
+PLAYERS = Prepared(lambda match_id: Player.objects.select_related("user").filter(match_id=match_id).order_by("seat"), -7_770_002)
 
 
 def players_json(match: Match) -> list[JSON]:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import is_away
 from core.errors import Conflict, Forbidden, Invalid, NotFound
+from core.prepared import Prepared
 from ratings.selectors import current_ratings
 from ratings.services import rate_result
 
@@ -302,13 +303,20 @@ def _push_match(match: Match) -> None:
 # --- moves -------------------------------------------------------------------
 
 
+# Every write to a match starts here: compiled once (core.prepared).
+LOCKED_MATCH = Prepared(lambda pk: Match.objects.select_for_update().select_related("room").filter(pk=pk), -7_770_001)
+
+
 def _lock_match(match_id: int) -> Match:
     # The lock makes check-then-append atomic: without it two moves could
     # both pass the version check and race for the same ply.
     try:
-        return Match.objects.select_for_update().select_related("room").get(pk=match_id)
-    except Match.DoesNotExist as error:
-        raise NotFound("not_found", words("there is no match %(match)s", match=match_id)) from error
+        match = LOCKED_MATCH.first(int(match_id))
+    except (TypeError, ValueError):
+        match = None
+    if match is None:
+        raise NotFound("not_found", words("there is no match %(match)s", match=match_id))
+    return match
 
 
 def _player_seat(match: Match, user: User) -> int:
