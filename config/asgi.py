@@ -29,6 +29,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from core import hub  # noqa: E402
+from core.collector import tune_collector  # noqa: E402
 from core.threaded_wsgi import ThreadedWSGI  # noqa: E402
 from core.workers import die_with_parent  # noqa: E402
 from games.auth import SameHostOrNoOrigin, SocketAuthStack  # noqa: E402
@@ -45,6 +46,7 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             remember_server_loop(asyncio.get_running_loop())
+            tune_collector()
             if os.environ.get(hub.HUB_ENV):
                 # One of `serve --workers N`'s processes: it goes when their
                 # supervisor (and the hub in it) goes, and links to the hub

@@ -181,7 +181,8 @@ class HubChannelLayer(InProcessChannelLayer):
         self._ensure_link()
         if self._writer is None:
             self.dropped += 1
-            log.warning("hub not linked: a %s message for %s stays in this process (%d so far)", target, name, self.dropped)
+            if self.dropped % 1000 == 1:  # the first, then one line a thousand: an outage must not flood the log
+                log.warning("hub not linked: a %s message for %s stays in this process (%d so far)", target, name, self.dropped)
             return
         data = hub.frame(hub.PUBLISH, [target, name, message])
         if asyncio.get_running_loop() is self._loop:

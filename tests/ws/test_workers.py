@@ -31,8 +31,8 @@ def server() -> Iterator[Server]:
 class Connection:
     """One kept-alive HTTP connection, so its requests all reach the same process."""
 
-    def __init__(self, server: Server, token: str = "") -> None:
-        self.http = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    def __init__(self, server: Server, token: str = "", timeout: float = 10) -> None:
+        self.http = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
         self.http.connect()
         assert self.http.sock is not None
         self.worker = server.worker_of(self.http.sock.getsockname()[1])
@@ -167,3 +167,22 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_is_killed(ser
     wait_until(lambda: player.call("GET", f"/api/matches/{match['id']}/")[1]["version"] == 4)
     status, moves = player.call("GET", f"/api/matches/{match['id']}/moves/")
     assert [move["seat"] for move in moves] == [0, 1, 0, 1]
+
+
+def test_a_hundred_sign_ups_and_then_logins_at_once_through_both_processes_get_no_server_error(server: Server) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    # Each sign-up and login hashes a password for real (a few hundred ms of
+    # CPU each): a hundred queue for the two cores for a while.
+    def sign_up(i: int) -> int:
+        return Connection(server, timeout=180).call("POST", "/api/auth/register/", {"username": f"burst{i}", "password": "burst-pass-9"})[0]
+
+    def log_in(i: int) -> int:
+        return Connection(server, timeout=180).call("POST", "/api/auth/login/", {"username": f"burst{i}", "password": "burst-pass-9"})[0]
+
+    with ThreadPoolExecutor(max_workers=100) as pool:
+        sign_ups = list(pool.map(sign_up, range(100)))
+        logins = list(pool.map(log_in, range(100)))
+    # Every sign-up stored (the writers of both processes queue on one lock file), every login answered.
+    assert sign_ups == [201] * 100
+    assert logins == [200] * 100
