@@ -449,7 +449,7 @@ def main() -> None:
     parser.add_argument("--sweep", help="open loop: G1,G2,... games, one fresh server each")
     parser.add_argument("--debug", action="store_true", help="spawned servers in DEBUG mode, as `make run` is")
     parser.add_argument("--profile", metavar="FILE",
-                        help="open loop: record the (first) server with py-spy meanwhile (raw folded stacks)")
+                        help="open loop: record the (first) server with py-spy meanwhile (raw folded stacks; with --workers, all its processes)")
     args = parser.parse_args()
     if not args.url and not args.spawn:
         parser.error("give --url or --spawn")
@@ -461,7 +461,7 @@ def main() -> None:
         for games in sizes:
             with spawned(args.spawn, args.servers, args.debug, workers=args.workers) as (bases, env, pids):
                 tokens = make_accounts(env, 2 * games)
-                with profiled(pids[0], args.profile):
+                with profiled(pids[0], args.profile, subprocesses=args.workers > 1):
                     result = asyncio.run(
                         run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
                     )

@@ -166,7 +166,7 @@ async def measure_connects(pid: int, alice: Player, bob: Player, repeat: int) ->
 
 
 @contextlib.contextmanager
-def profiled(pid: int, path: str | None, *, rate: int = 100, blocking: bool = False) -> Iterator[None]:
+def profiled(pid: int, path: str | None, *, rate: int = 100, blocking: bool = False, subprocesses: bool = False) -> Iterator[None]:
     """py-spy recording ``pid`` while the block runs, when a file is given (bench/folded.py reads it).
 
     Only the thread holding the interpreter's lock is sampled (--gil): where
@@ -181,6 +181,8 @@ def profiled(pid: int, path: str | None, *, rate: int = 100, blocking: bool = Fa
     command = [str(py_spy), "record", "-p", str(pid), "-f", "raw", "-r", str(rate), "--gil", "-o", path]
     if not blocking:
         command.insert(-2, "--nonblocking")
+    if subprocesses:  # the server processes of `serve --workers N`, children of the one given
+        command.insert(-2, "--subprocesses")
     spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
     try:

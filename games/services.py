@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import is_away
 from core.errors import Conflict, Forbidden, Invalid, NotFound
-from core.prepared import Prepared
+from core.prepared import Prepared, PreparedWrite
 from ratings.selectors import current_ratings
 from ratings.services import rate_result
 
@@ -380,6 +380,11 @@ MOVE_FIELDS = [
 ]
 
 
+# Every move writes these two rows: their SQL written once (core.prepared).
+NEW_MOVE = PreparedWrite(Move)
+MOVE_UPDATE = PreparedWrite(Match, MOVE_FIELDS)
+
+
 def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.MadeBy.PLAYER) -> Any:
     """Ask the engine, append the move, bump the version, cache the snapshot."""
     engine = engine_for(match.room.game)
@@ -394,14 +399,16 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
     # The move in words: English text for the log, and its template and args
     # (where the engine wrote words) for a page to say it in its own language.
     description = engine.describe(state, seat, action)
-    Move.objects.create(
-        match=match,
-        ply=match.plies + 1,
-        seat=seat,
-        notation=engine.format(state, action),
-        text=description[:200],
-        words=description.to_json() if isinstance(description, Words) else {},
-        made_by=made_by,
+    NEW_MOVE.save(
+        Move(
+            match=match,
+            ply=match.plies + 1,
+            seat=seat,
+            notation=engine.format(state, action),
+            text=description[:200],
+            words=description.to_json() if isinstance(description, Words) else {},
+            made_by=made_by,
+        )
     )
     match.plies += 1
     match.version += 1
@@ -413,7 +420,7 @@ def _apply(match: Match, state: Any, seat: int, text: str, made_by: str = Move.M
         _finish(match, _with_resignations(outcome, match))
         extension_for(match.room.game).on_finished(match, after, outcome)
     _schedule_turn(match, after)
-    match.save(update_fields=MOVE_FIELDS)
+    MOVE_UPDATE.save(match)
     _push_match(match)
     return after
 

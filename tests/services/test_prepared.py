@@ -12,7 +12,7 @@ from accounts.authentication import TOKEN_WITH_USER
 from accounts.models import ApiToken, User
 from core.prepared import Prepared
 from games import services
-from games.models import Match
+from games.models import Match, Move
 from games.selectors import PLAYERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,3 +83,28 @@ def test_a_sample_that_is_not_among_the_parameters_is_refused_at_first_use() -> 
     broken = Prepared(lambda pk: Match.objects.filter(pk=pk), "12")
     with pytest.raises(ValueError, match="among the parameters"):
         broken.all(12)
+
+
+def test_a_move_written_once_compiled_reads_back_as_the_orm_would_have_written_it(match: Match) -> None:
+    alice = match.players.get(seat=0).user
+    services.move_make(user=alice, match_id=match.pk, move="4", version=0)
+    move = match.moves.get()
+    assert (move.ply, move.seat, move.notation, move.made_by) == (1, 0, "4", "player")
+    assert move.words["args"] == {"column": 4} and move.created_at is not None
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.plies, stored.snapshot["moves"]) == (1, 1, [4])
+    assert stored.updated_at > match.updated_at  # auto_now went through its field
+
+
+def test_an_update_of_a_row_that_is_gone_fails_instead_of_passing_silently(match: Match) -> None:
+    Match.objects.filter(pk=match.pk).delete()
+    with pytest.raises(Match.DoesNotExist):
+        services.MOVE_UPDATE.save(match)
+
+
+def test_the_rows_written_once_compiled_have_no_signal_receivers_to_miss() -> None:
+    from django.db.models import signals
+
+    for model in (Match, Move):
+        for signal in (signals.pre_save, signals.post_save):
+            assert not signal.has_listeners(model), f"{signal} has a receiver for {model.__name__}: use save()"
