@@ -12,6 +12,7 @@ import threading
 from channels.layers import get_channel_layer
 
 from core import hub
+from core.layers import HubChannelLayer
 
 _event = threading.Event()
 # Several server processes on one machine run one scheduler between them
@@ -22,9 +23,12 @@ hub.on_signal(WAKE, _event.set)
 
 def wake() -> None:
     _event.set()
-    signal = getattr(get_channel_layer(), "signal", None)
-    if signal is not None:
-        signal(WAKE)
+    # Only the hub's layer has other processes of this machine to tell. (Not
+    # getattr: channels-redis's layer looks every attribute up on the running
+    # loop's layer, and raises where no loop runs, as in a request thread.)
+    layer = get_channel_layer()
+    if isinstance(layer, HubChannelLayer):
+        layer.signal(WAKE)
 
 
 def wait(timeout: float) -> None:

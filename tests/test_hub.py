@@ -116,3 +116,19 @@ def test_the_cache_connects_again_when_its_connection_broke(hub_path: str) -> No
     cache.set("x", 1, timeout=60)
     cache._local.connection.close()  # as when the hub went away and came back
     assert cache.get("x") == 1
+
+
+def test_waking_the_scheduler_from_a_request_thread_is_safe_on_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # channels-redis's pub/sub layer answers any attribute from the running
+    # loop's layer, and raises without one: a request thread's after-commit
+    # wake must not ask it for anything (this was a 500 on moves handing the
+    # turn to a bot, on Redis).
+    from channels import layers
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from games import wakeup
+
+    monkeypatch.setitem(layers.channel_layers.backends, "default", RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1"]))
+    wakeup._event.clear()
+    wakeup.wake()
+    assert wakeup._event.is_set()
