@@ -163,7 +163,9 @@ class HubChannelLayer(InProcessChannelLayer):
     def _arrived(self, payload: bytes) -> None:
         try:
             target, name, message = hub.unpack(payload)
-        except (ValueError, msgpack.UnpackException):
+        except (ValueError, TypeError, msgpack.UnpackException):
+            # Dropped, and the link goes on: one bad frame must not end this
+            # process's reading of every later push.
             log.error("hub: unreadable publication dropped")
             return
         if target == "group":

@@ -132,3 +132,19 @@ def test_waking_the_scheduler_from_a_request_thread_is_safe_on_every_layer(monke
     wakeup._event.clear()
     wakeup.wake()
     assert wakeup._event.is_set()
+
+
+def test_a_publication_it_cannot_read_is_dropped_and_the_next_one_arrives(hub_path: str) -> None:
+    async def run() -> None:
+        one, two = HubChannelLayer(hub_path), HubChannelLayer(hub_path)
+        await one.start()
+        there = await two.new_channel()
+        await two.group_add("room-1", there)
+        assert one._writer is not None
+        one._writer.write(hub.frame(hub.PUBLISH, "not a triple"))
+        one._writer.write(hub.frame(hub.PUBLISH, ["group"]))
+        one._writer.write(hub.frame(hub.PUBLISH, 5))
+        await one.group_send("room-1", {"type": "match.public"})
+        assert await receive(two, there) == {"type": "match.public"}
+
+    asyncio.run(run())
