@@ -176,8 +176,13 @@ def start_in_thread(path: str) -> threading.Thread:
     return thread
 
 
+def scheduler_lock(path: str) -> str:
+    """The file whose lock says which server process runs the scheduler (games.scheduler), beside the hub's socket."""
+    return f"{path}.scheduler"
+
+
 def _remove(path: str) -> None:
-    for leftover in (path, f"{path}.scheduler"):
+    for leftover in (path, scheduler_lock(path)):
         with contextlib.suppress(OSError):
             os.unlink(leftover)
 
@@ -202,9 +207,7 @@ class HubCache(BaseCache):
                     connection.settimeout(5)
                     connection.connect(self.path)
                     self._local.connection = connection
-                connection.sendall(frame(CACHE, [op, key, *args]))
-                size = int.from_bytes(_read(connection, 4), "big")
-                return unpack(_read(connection, size))
+                return _question(connection, op, key, *args)
             except OSError:
                 # The hub restarted or the connection broke: once more on a new one.
                 if connection is not None:
@@ -264,8 +267,13 @@ def ping(path: str, timeout: float) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
         connection.settimeout(timeout)
         connection.connect(path)
-        connection.sendall(frame(CACHE, ["get", "healthz"]))
-        _read(connection, int.from_bytes(_read(connection, 4), "big"))
+        _question(connection, "get", "healthz")
+
+
+def _question(connection: socket.socket, op: str, key: str, *args: Any) -> Any:
+    """Send one cache request on ``connection`` and read the hub's answer."""
+    connection.sendall(frame(CACHE, [op, key, *args]))
+    return unpack(_read(connection, int.from_bytes(_read(connection, 4), "big")))
 
 
 def _read(connection: socket.socket, size: int) -> bytes:

@@ -236,7 +236,7 @@ def start_in_background() -> None:
             # between them, in whichever holds the lock: two would think
             # about the same bot's turn twice, each with its own workers on
             # the same cores. If its process dies, another takes over.
-            _thread = threading.Thread(target=_when_elected, args=(f"{hub_path}.scheduler",), name="games-scheduler-election", daemon=True)
+            _thread = threading.Thread(target=_when_elected, args=(hub.scheduler_lock(hub_path),), name="games-scheduler-election", daemon=True)
             _thread.start()
             return
         _thread = _run_here()

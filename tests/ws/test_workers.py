@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import websockets
 
+from core import hub
 from tests.servers import Server, fresh_sqlite_env, wait_until
 
 TRIES = 60
@@ -126,10 +127,10 @@ def test_a_limit_counts_what_a_user_does_through_every_process() -> None:
 
 
 def scheduler_lock(server: Server) -> int:
-    """The inode of the scheduler's lock file (the hub's path + .scheduler)."""
+    """The inode of the scheduler's lock file, beside the hub's socket."""
     environ = Path(f"/proc/{server.worker_pids()[0]}/environ").read_bytes().split(b"\0")
-    hub = next(item.split(b"=", 1)[1].decode() for item in environ if item.startswith(b"BOARDGAMES_HUB="))
-    return os.stat(f"{hub}.scheduler").st_ino
+    path = next(item.split(b"=", 1)[1].decode() for item in environ if item.startswith(b"BOARDGAMES_HUB="))
+    return os.stat(hub.scheduler_lock(path)).st_ino
 
 
 def holder_of(inode: int) -> int:

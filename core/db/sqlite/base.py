@@ -51,6 +51,8 @@ def _lock_file(database: str) -> int | None:
 
 class DatabaseWrapper(base.DatabaseWrapper):
     holds_writer = False
+    # The lock file this connection holds while it holds _writer (None: none).
+    writer_file: int | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
         if not _writer.acquire(timeout=self.settings_dict.get("OPTIONS", {}).get("timeout", WAIT_SECONDS)):
@@ -62,6 +64,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 # Blocks until the other processes' writer of the moment commits
                 # or rolls back (or dies); SQLite's own lock would have it sleep.
                 fcntl.flock(descriptor, fcntl.LOCK_EX)
+                self.writer_file = descriptor
             super()._start_transaction_under_autocommit()
         except BaseException:
             self._release_writer()
@@ -70,9 +73,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _release_writer(self) -> None:
         if self.holds_writer:
             self.holds_writer = False
-            descriptor = _files.get(str(self.settings_dict["NAME"]))
-            if descriptor is not None:
-                fcntl.flock(descriptor, fcntl.LOCK_UN)
+            # The file locked at BEGIN, not one looked up again by name.
+            if self.writer_file is not None:
+                fcntl.flock(self.writer_file, fcntl.LOCK_UN)
+                self.writer_file = None
             _writer.release()
 
     def _commit(self) -> None:
