@@ -1,14 +1,14 @@
 """Benchmark the Sokoban solver on the shared collections; print a report per collection.
 
     .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
-        [--algorithm best] [--sets microban,boxoban] [--levels A-B] [--sample]
+        [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
         [--results FILE]
 
 Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
 known push-optimal counts of shared/data/sokoban/microban_push_optimal.tsv),
 ``microban2``, ``boxoban`` (the first ``--boxoban`` levels of Boxoban medium
 valid_000), and the classic hard sets ``holland`` (81), ``grigr2001`` (100)
-and ``sokhard`` (163). ``--levels A-B`` narrows every chosen set to those
+and ``sokhard`` (163). ``--levels 12,83-85`` narrows every chosen set to those
 numbers; ``--sample`` runs the fixed development sample instead (every
 eighth Holland level, every tenth Grigr2001 level, every sixteenth SokHard
 level: 32 levels, a cross-section of easy and hard).
@@ -170,6 +170,15 @@ def run(jobs: list[Job], workers: int, path: Path | None) -> list[dict[str, Any]
     return results
 
 
+def level_numbers(text: str) -> set[int]:
+    """The level numbers of ``--levels``: "12,83-85" is {12, 83, 84, 85}."""
+    chosen: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        chosen.update(range(int(first), int(last or first) + 1))
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
@@ -178,7 +187,7 @@ def main() -> None:
                         help="searches of the portfolio at once within one level (one a core)")
     parser.add_argument("--algorithm", default="best")
     parser.add_argument("--sets", default="microban,boxoban", help="comma-separated: " + ", ".join(COLLECTIONS))
-    parser.add_argument("--levels", help="levels A-B of each set")
+    parser.add_argument("--levels", help="levels of each set: numbers and ranges, as 12,83-85")
     parser.add_argument("--boxoban", type=int, default=200, help="first N Boxoban levels")
     parser.add_argument("--sample", action="store_true", help="the development sample of the classic sets")
     parser.add_argument("--results", type=Path, help="append results here; resume from it")
@@ -202,8 +211,8 @@ def main() -> None:
         if args.sample:
             numbered = numbered[:: SAMPLE_STEP[name]]
         elif args.levels:
-            first, last = (int(x) for x in args.levels.split("-"))
-            numbered = [(n, level) for n, level in numbered if first <= n <= last]
+            chosen = level_numbers(args.levels)
+            numbered = [(n, level) for n, level in numbered if n in chosen]
         jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads) for n, level in numbered]
         started = time.monotonic()
         results = run(jobs, args.workers, args.results)

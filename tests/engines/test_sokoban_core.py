@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def run_core(
         core.CoreBoard(board),
         weight=weight,
         packing=0 if weight else 3,
-        corrals=True,
+        corrals=core.PI_CORRALS,
         features=both_ends,
         backward=both_ends,
         memory_bytes=memory,
@@ -89,7 +90,7 @@ def test_a_sokhard_level_the_forward_search_misses_falls_to_both_ends() -> None:
         core.CoreBoard(board),
         weight=0,
         packing=3,
-        corrals=True,
+        corrals=core.PI_CORRALS,
         features=True,
         backward=True,
         memory_bytes=1 << 30,
@@ -106,6 +107,55 @@ def test_the_core_proves_a_level_unsolvable_by_running_out_of_positions(weight: 
     assert run_core(text, weight)[1] == core.EXHAUSTED
     if not weight:
         assert run_core(text, weight, both_ends=True)[1] == core.EXHAUSTED
+
+
+def expanded_by_astar(level: str | int, corrals: int) -> tuple[str, int, int]:
+    """A*'s status, pushes and expansions."""
+    board = Board(LEVELS[level] if isinstance(level, int) else parse_level(level))
+    status, codes, expanded, _ = core.search(
+        core.CoreBoard(board), weight=1, packing=0, corrals=corrals, memory_bytes=1 << 28,
+        check=lambda expanded: None,
+    )
+    return status, len(codes), expanded
+
+
+@needs_core
+def test_corral_deadlock_searches_prune_positions_without_changing_astars_answers() -> None:
+    # Microban 146: the same 14-push optimum from a third fewer positions,
+    # the rest proved lost by searching a corral's boxes alone.
+    pi_only = expanded_by_astar(145, core.PI_CORRALS)
+    searched = expanded_by_astar(145, core.CORRAL_DEADLOCKS)
+    assert pi_only[:2] == searched[:2] == (core.SOLVED, 14)
+    assert searched[2] < 0.75 * pi_only[2]
+    # A level with no solution is proved so from fewer positions too.
+    lost = "#########\n##  .  ##\n#   #   #\n# # $ # #\n#.$ #.$ #\n## .$@ ##\n#########\n"
+    assert expanded_by_astar(lost, core.PI_CORRALS)[:2] == (core.EXHAUSTED, 0)
+    assert expanded_by_astar(lost, core.CORRAL_DEADLOCKS)[2] < expanded_by_astar(lost, core.PI_CORRALS)[2]
+
+
+@needs_core
+def test_corral_deadlock_searches_never_lose_a_solution_or_an_optimum() -> None:
+    # A deadlock they invented would turn a solvable level unsolvable or
+    # make A*'s answer longer: over every third Microban level (but for two
+    # that take A* seconds) and small rooms of random boxes, the answers are
+    # the same with them as without.
+    for index in range(0, 155, 3):
+        if index in (111, 138):  # (A* takes seconds on these two)
+            continue
+        assert expanded_by_astar(index, core.CORRAL_DEADLOCKS)[:2] == expanded_by_astar(index, core.PI_CORRALS)[:2]
+    rooms = random.Random(146)
+    squares = [(x, y) for y in range(1, 6) for x in range(1, 8) if (x, y) not in {(4, 2), (2, 3), (6, 3), (4, 4)}]
+    compared = 0
+    while compared < 300:
+        rows = [list("#########"), *(list("#       #") for _ in range(5)), list("#########")]
+        for x, y in ((4, 2), (2, 3), (6, 3), (4, 4), (1, 1), (7, 1), (1, 5), (7, 5)):
+            rows[y][x] = "#"
+        chosen = rooms.sample([s for s in squares if rows[s[1]][s[0]] == " "], 9)
+        for (x, y), mark in zip(chosen, "$$$$....@"):
+            rows[y][x] = mark
+        text = "\n".join("".join(row) for row in rows) + "\n"
+        assert expanded_by_astar(text, core.CORRAL_DEADLOCKS)[:2] == expanded_by_astar(text, core.PI_CORRALS)[:2], text
+        compared += 1
 
 
 @needs_core
@@ -125,7 +175,8 @@ def test_what_the_check_raises_stops_the_core() -> None:
     board = Board(LEVELS[92])
     with pytest.raises(Enough):
         core.search(
-            core.CoreBoard(board), weight=1, packing=0, corrals=True, memory_bytes=1 << 30, check=check
+            core.CoreBoard(board), weight=1, packing=0, corrals=core.CORRAL_DEADLOCKS, memory_bytes=1 << 30,
+            check=check,
         )
 
 
@@ -155,7 +206,7 @@ def test_without_the_core_best_runs_in_pure_python(monkeypatch: pytest.MonkeyPat
             core.CoreBoard(Board(LEVELS[0])),
             weight=1,
             packing=0,
-            corrals=True,
+            corrals=core.PI_CORRALS,
             memory_bytes=1 << 20,
             check=lambda expanded: None,
         )

@@ -104,6 +104,16 @@ typedef struct {
     int *max_empty;
     uint32_t *goal_taken;
     uint32_t taken_stamp;
+    /* Corral deadlock searches (corral_deadlock): the corral's boxes and free
+     * squares, the small search's own board, marks and nodes, and the
+     * verdicts so far (a verdict holds wherever the other boxes are). */
+    int corral_mode;
+    int *cs_occupant, *cs_free, cs_free_count, cs_boxes;
+    uint16_t *cs_cells, *cs_nodes, *cs_child;
+    uint32_t *cs_reach, *cs_seen, cs_stamp;
+    int32_t *cs_table, *cs_slot;
+    uint64_t *cs_hashes, *verdict_key;
+    uint8_t *verdict;
     /* Matching: the expanded node's rows, prices and owners (1-based). */
     int64_t *row_price, *column_price, *row_price2, *column_price2, *slack;
     int *owner, *owner2, *way;
@@ -405,13 +415,149 @@ static int freeze_deadlock(Search *s, int cell) {
     if (!stuck || s->stuck_overflow) return 0;
     for (int i = 0; i < s->stuck_count; i++)
         if (s->goal_of[s->stuck[i]] < 0) return 1;
-    return frozen_goals_deadlock(s);
+    /* A corral search's boxes freeze on goals in ever new sets: the
+     * frozen-goal test would redo its pulls for each (and forget the main
+     * search's set). Without it the corral search only finds fewer deadlocks. */
+    return s->corral_mode ? 0 : frozen_goals_deadlock(s);
+}
+
+/* --- corral deadlocks ------------------------------------------------------ */
+
+/* Boxes and nodes a corral search may have: beyond them it gives up (no
+ * verdict, so no pruning). */
+#define CORRAL_BOXES 10
+#define CORRAL_NODES 2048
+#define CORRAL_TABLE (4 * CORRAL_NODES)
+#define VERDICTS (1 << 18)
+enum { UNKNOWN = 0, DEADLOCK = 1, OPEN = 2 };
+
+static uint64_t corral_key(Search *s, const uint16_t *cells, int k, int player) {
+    uint64_t key = player_mix(s, player) ^ (uint64_t)k * 0xA24BAED4963EE407ULL;
+    for (int i = 0; i < k; i++) key ^= s->zobrist[cells[i]];
+    return key;
+}
+
+/* The node of the corral search with boxes ``cells`` and canonical
+ * ``player``, stored if new; -1 when known, -2 when the search is full. */
+static int corral_store(Search *s, const uint16_t *cells, int player, int *count) {
+    int k = s->cs_boxes;
+    uint64_t hash = corral_key(s, cells, k, player);
+    size_t i = (size_t)(hash ^ (hash >> 31)) & (CORRAL_TABLE - 1);
+    while (s->cs_table[i] >= 0) {
+        int node = s->cs_table[i];
+        const uint16_t *known = s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1);
+        if (s->cs_hashes[node] == hash && known[k] == player && memcmp(known, cells, (size_t)k * 2) == 0)
+            return -1;
+        i = (i + 1) & (CORRAL_TABLE - 1);
+    }
+    if (*count >= CORRAL_NODES) return -2;
+    int node = (*count)++;
+    uint16_t *record = s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1);
+    memcpy(record, cells, (size_t)k * 2);
+    record[k] = (uint16_t)player;
+    s->cs_hashes[node] = hash;
+    s->cs_slot[node] = (int32_t)i;
+    s->cs_table[i] = node;
+    return node;
+}
+
+/* Whether the corral's boxes alone (s->cs_cells, sorted; every other box
+ * taken off the board, the player in ``player``'s area) can never all reach
+ * goals: then the position is lost, whatever the other boxes do, since
+ * taking boxes away never makes a push impossible. The small search pushes
+ * only these boxes, with the dead squares and the freeze test; it stops,
+ * with no verdict, as soon as the player can stand on a free square of the
+ * corral (s->cs_free: it has opened, and what follows is the main search's
+ * business), when its boxes are all on goals, or when its nodes run out.
+ * Only a search that has pushed its boxes every way they can go, none of it
+ * a solution, is a deadlock. The verdicts are kept by the boxes and the
+ * player's area; one hit by another corral's area could only miss a
+ * deadlock, since a deadlock's verdict does not depend on the corral. */
+static int corral_deadlock(Search *s, int player) {
+    int k = s->cs_boxes, *saved = s->occupant;
+    int *occupant = s->cs_occupant;
+    for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = i + 1;
+    s->occupant = occupant;
+    int canonical = flood(s, player, s->cs_seen, ++s->cs_stamp);
+    uint64_t key = corral_key(s, s->cs_cells, k, canonical);
+    size_t slot = (size_t)(key ^ (key >> 29)) & (VERDICTS - 1);
+    for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = 0;
+    if (s->verdict_key[slot] == key) {
+        s->occupant = saved;
+        return s->verdict[slot] == DEADLOCK;
+    }
+    int solved = 1;
+    for (int i = 0; i < k; i++)
+        if (s->goal_of[s->cs_cells[i]] < 0) solved = 0;
+    if (solved) {
+        /* Its boxes on goals and an empty goal inside: another box must
+         * come in, which is for the main search to find. */
+        s->occupant = saved;
+        return 0;
+    }
+    s->corral_mode = 1;
+    int count = 0, result = DEADLOCK;
+    corral_store(s, s->cs_cells, canonical, &count);
+    uint16_t *cells = s->cs_child + CORRAL_BOXES + 1, *child = s->cs_child;
+    for (int node = 0; node < count && result == DEADLOCK; node++) {
+        memcpy(cells, s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1), (size_t)(k + 1) * 2);
+        for (int i = 0; i < k; i++) occupant[cells[i]] = i + 1;
+        uint32_t stamp = ++s->cs_stamp;
+        flood(s, cells[k], s->cs_reach, stamp);
+        for (int f = 0; f < s->cs_free_count; f++)
+            if (s->cs_reach[s->cs_free[f]] == stamp) result = OPEN;
+        for (int i = 0; i < k && result == DEADLOCK; i++) {
+            int from = cells[i];
+            for (int d = 0; d < 4 && result == DEADLOCK; d++) {
+                int to = from + s->step[d];
+                if (s->cs_reach[from - s->step[d]] != stamp || !s->floor[to] || occupant[to] || !s->live[to])
+                    continue;
+                occupant[from] = 0;
+                occupant[to] = i + 1;
+                if (!freeze_deadlock(s, to)) {
+                    /* The child's boxes, sorted, and whether all are on goals. */
+                    int c = 0, placed = 0, solved = s->goal_of[to] >= 0;
+                    for (int j = 0; j < k; j++) {
+                        if (j == i) continue;
+                        if (!placed && to < cells[j]) {
+                            child[c++] = (uint16_t)to;
+                            placed = 1;
+                        }
+                        child[c++] = cells[j];
+                        if (s->goal_of[cells[j]] < 0) solved = 0;
+                    }
+                    if (!placed) child[c] = (uint16_t)to;
+                    if (solved) {
+                        result = OPEN;
+                    } else {
+                        uint32_t seen = ++s->cs_stamp;
+                        int low = flood(s, from, s->cs_seen, seen);
+                        for (int f = 0; f < s->cs_free_count; f++)
+                            if (s->cs_seen[s->cs_free[f]] == seen) result = OPEN;
+                        if (result == DEADLOCK && corral_store(s, child, low, &count) == -2) result = UNKNOWN;
+                    }
+                }
+                occupant[to] = 0;
+                occupant[from] = i + 1;
+            }
+        }
+        for (int i = 0; i < k; i++) occupant[cells[i]] = 0;
+    }
+    for (int node = 0; node < count; node++) s->cs_table[s->cs_slot[node]] = -1;
+    s->corral_mode = 0;
+    s->occupant = saved;
+    s->verdict_key[slot] = key;
+    s->verdict[slot] = (uint8_t)result;
+    return result == DEADLOCK;
 }
 
 /* PI-corral pruning (deadlocks.py, pi_corral), on the expanded node's area.
  * Returns -1 when no corral restricts the pushes, 0 for a corral deadlock,
- * 1 when only the boxes marked in ``movable`` should be pushed. */
-static int pi_corral(Search *s, const uint16_t *cells) {
+ * 1 when only the boxes marked in ``movable`` should be pushed. With
+ * ``corrals`` 2, a PI-corral of a few boxes that holds the box just pushed
+ * (``pushed``; an older one was judged at an earlier expansion) is searched
+ * too, and one that search proves lost is a deadlock (corral_deadlock). */
+static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
     uint32_t base = s->area_stamp;
     int best_pushes = INT32_MAX, found = -1;
     for (int b = 0; b < s->boxes; b++) {
@@ -440,6 +586,13 @@ static int pi_corral(Search *s, const uint16_t *cells) {
                 }
             }
             if (!needs) continue;
+            int k = 0, free_count = 0, fresh = 0;
+            for (int q = 0; s->corrals > 1 && q < tail && k <= CORRAL_BOXES; q++) {
+                int cell = s->queue[q];
+                if (cell == pushed) fresh = 1;
+                if (!s->occupant[cell]) s->cs_free[free_count++] = cell;
+                else if (k++ < CORRAL_BOXES) s->cs_cells[k - 1] = (uint16_t)cell;
+            }
             int inward = 1, pushes = 0;
             memset(s->fence, 0, (size_t)s->boxes);
             for (int q = 0; q < tail && inward; q++) {
@@ -473,6 +626,18 @@ static int pi_corral(Search *s, const uint16_t *cells) {
                 found = pushes ? 1 : 0;
                 memcpy(s->movable, s->fence, (size_t)s->boxes);
                 if (!pushes) return 0;
+            }
+            if (s->corrals > 1 && inward && fresh && k <= CORRAL_BOXES && k > 0) {
+                /* (the queue is free again: the corral's squares were copied) */
+                for (int i = 1; i < k; i++)
+                    for (int j = i; j > 0 && s->cs_cells[j] < s->cs_cells[j - 1]; j--) {
+                        uint16_t swap = s->cs_cells[j];
+                        s->cs_cells[j] = s->cs_cells[j - 1];
+                        s->cs_cells[j - 1] = swap;
+                    }
+                s->cs_boxes = k;
+                s->cs_free_count = free_count;
+                if (corral_deadlock(s, player)) return 0;
             }
         }
     }
@@ -718,7 +883,10 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     flood(s, player, s->reached, s->reach_stamp);
     memset(s->movable, 1, (size_t)(unsigned)n); /* (unsigned: n >= 0, which gcc cannot see once run() inlines this) */
     int restrict_ = -1;
-    if (s->corrals && !s->backward) restrict_ = pi_corral(s, cells);
+    if (s->corrals && !s->backward) {
+        int pushed = head->parent >= 0 ? (int)(head->move >> 2) + s->step[head->move & 3] : -1;
+        restrict_ = pi_corral(s, cells, player, pushed);
+    }
     s->duals_ready = 0;
     Outcome outcome = RUNNING;
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
@@ -864,7 +1032,9 @@ static void release(Search *s) {
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
                        s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
-                       s->fg_boxes, s->fg_owner, s->fg_visit};
+                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_cells,
+                       s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
+                       s->verdict_key, s->verdict};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -969,6 +1139,26 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->fg_boxes = calloc((size_t)n, sizeof(int));
     s->fg_owner = calloc((size_t)n, sizeof(int));
     s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
+    if (corrals > 1 && !backward) {
+        s->cs_occupant = calloc((size_t)size, sizeof(int));
+        s->cs_free = calloc((size_t)size, sizeof(int));
+        s->cs_cells = calloc(CORRAL_BOXES, sizeof(uint16_t));
+        s->cs_child = calloc(2 * (CORRAL_BOXES + 1), sizeof(uint16_t));
+        s->cs_nodes = calloc((size_t)CORRAL_NODES * (CORRAL_BOXES + 1), sizeof(uint16_t));
+        s->cs_reach = calloc((size_t)size, sizeof(uint32_t));
+        s->cs_seen = calloc((size_t)size, sizeof(uint32_t));
+        s->cs_table = malloc(CORRAL_TABLE * sizeof(int32_t));
+        s->cs_slot = calloc(CORRAL_NODES, sizeof(int32_t));
+        s->cs_hashes = calloc(CORRAL_NODES, sizeof(uint64_t));
+        s->verdict_key = calloc(VERDICTS, sizeof(uint64_t));
+        s->verdict = calloc(VERDICTS, 1);
+        if (!s->cs_occupant || !s->cs_free || !s->cs_cells || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
+            !s->cs_seen || !s->cs_table || !s->cs_slot || !s->cs_hashes || !s->verdict_key || !s->verdict) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        memset(s->cs_table, 0xff, CORRAL_TABLE * sizeof(int32_t));
+    }
     if (!s->heaps || !s->cycle || !s->floor_cells || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
         !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
         !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
@@ -1078,6 +1268,8 @@ static const char search_doc[] =
     "None, is the same for a greedy search by pulls from the solved position (its goals the\n"
     "start squares, its roots the goals with the player in each area he may finish in);\n"
     "the two take turns until they meet. packing: the penalty per box filled out of order.\n"
+    "corrals (forward only): 0 none, 1 PI-corral pruning, 2 that and a small search of a new\n"
+    "PI-corral's boxes that proves some positions lost.\n"
     "features: one open list per feature cell (boxes packed, free regions), taken in turn.\n"
     "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
     "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
@@ -1088,7 +1280,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiippKO", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check))
         return NULL;
     Search forward, backward;

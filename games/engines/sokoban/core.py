@@ -34,6 +34,17 @@ SOLVED: Final = "solved"
 EXHAUSTED: Final = "exhausted"
 MEMORY: Final = "memory"
 
+# How the forward search uses corrals (_core.c, pi_corral): not at all;
+# PI-corral pruning; or that and a small search of each new PI-corral's boxes
+# alone, which proves some positions lost that no freeze or matching shows.
+# The solver keeps to PI_CORRALS: the searches cost up to a quarter of the
+# expansions a second and pruned a few percent of A*'s positions, which
+# solved no more levels, greedy or A* (docs/benchmarks.md, "Corral deadlock
+# searches"; bench/sokoban_corrals.py measures them against PI_CORRALS).
+NO_CORRALS: Final = 0
+PI_CORRALS: Final = 1
+CORRAL_DEADLOCKS: Final = 2
+
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
 
@@ -91,7 +102,7 @@ def search(
     *,
     weight: int,
     packing: int,
-    corrals: bool,
+    corrals: int,
     features: bool = False,
     backward: bool = False,
     memory_bytes: int,
@@ -101,6 +112,7 @@ def search(
 
     ``weight`` 1 is A* (push-optimal), 0 greedy; ``packing`` the penalty per
     box filled out of packing order (0 keeps the bound admissible);
+    ``corrals`` one of NO_CORRALS, PI_CORRALS, CORRAL_DEADLOCKS;
     ``features``: take turns between feature cells; ``backward``: a greedy
     search by pulls from the solved position takes turns with the forward
     one until they meet (see _core.c). ``check(expanded)`` is called now and

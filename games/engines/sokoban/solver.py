@@ -900,7 +900,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 prepared,
                 weight=weight,
                 packing=penalty,
-                corrals=True,
+                corrals=core.PI_CORRALS,
                 features=features,
                 backward=not weight,
                 memory_bytes=budget.memory_left(),
@@ -983,7 +983,8 @@ def _parallel_portfolio(
 
             try:
                 status, codes, searched, generated = core.search(
-                    prepared, weight=weight, packing=penalty, corrals=True, features=features,
+                    prepared, weight=weight, packing=penalty, features=features,
+                    corrals=core.PI_CORRALS,
                     backward=not weight, memory_bytes=memory_each, check=check,
                 )
             except _Stop as stop:

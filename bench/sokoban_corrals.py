@@ -1,0 +1,93 @@
+"""The compiled core's A* with and without corral deadlock searches, side by side.
+
+    .venv/bin/python bench/sokoban_corrals.py [--sets sokhard,holland] [--cpu 2]
+
+For each level of each set, the core's A* (push-optimal) runs for at most
+``--cpu`` seconds of CPU, once with PI-corral pruning alone and once with the
+corral deadlock searches too (core.PI_CORRALS, core.CORRAL_DEADLOCKS); the
+two runs of a level follow each other, so the machine's load touches both
+alike. Reports per set: levels solved (proved optimal) by each, the
+expansions both solved levels needed, and the CPU spent. Any level where
+the two disagree on solvability or on the optimal push count is printed (a
+disagreement would be a fault: the searches only prune lost positions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.engines.sokoban import MICROBAN, core, load_levels  # noqa: E402
+from games.engines.sokoban.board import Board  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data" / "sokoban"
+SETS = {
+    "microban": MICROBAN,
+    "holland": SHARED / "Holland.xsb",
+    "grigr2001": SHARED / "Grigr2001.xsb",
+    "sokhard": SHARED / "SokHard.xsb",
+}
+SETTINGS = {"PI-corrals": core.PI_CORRALS, "corral searches": core.CORRAL_DEADLOCKS}
+
+
+class OutOfTime(Exception):
+    pass
+
+
+def astar(board: core.CoreBoard, corrals: int, cpu: float) -> tuple[int | None, int, float]:
+    """(pushes or None, expansions, CPU seconds) of the core's A* within ``cpu`` seconds."""
+    started = time.process_time()
+    reached = 0
+
+    def check(expanded: int) -> None:
+        nonlocal reached
+        reached = expanded
+        if time.process_time() - started > cpu:
+            raise OutOfTime
+
+    try:
+        status, codes, expanded, _ = core.search(
+            board, weight=1, packing=0, corrals=corrals, memory_bytes=1 << 30, check=check
+        )
+    except OutOfTime:
+        return None, reached, time.process_time() - started
+    pushes = len(codes) if status == core.SOLVED else None
+    return pushes, expanded, time.process_time() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="sokhard", help="comma-separated: " + ", ".join(SETS))
+    parser.add_argument("--cpu", type=float, default=2.0, help="CPU seconds a level and setting")
+    args = parser.parse_args()
+    print(f"core A*, {args.cpu:g} s of CPU a level and setting")
+    for name in args.sets.split(","):
+        solved = dict.fromkeys(SETTINGS, 0)
+        seconds = dict.fromkeys(SETTINGS, 0.0)
+        both = dict.fromkeys(SETTINGS, 0)
+        levels = load_levels(SETS[name])
+        for number, level in enumerate(levels, start=1):
+            board = core.CoreBoard(Board(level))
+            runs = {label: astar(board, corrals, args.cpu) for label, corrals in SETTINGS.items()}
+            for label, (pushes, _, spent) in runs.items():
+                solved[label] += pushes is not None
+                seconds[label] += spent
+            answers = {pushes for pushes, _, _ in runs.values()}
+            if None not in answers:
+                for label, (_, expanded, _) in runs.items():
+                    both[label] += expanded
+                if len(answers) > 1:
+                    print(f"   {name} {number}: the settings disagree: {runs}")
+        print(f"== {name} ({len(levels)} levels)")
+        for label in SETTINGS:
+            print(f"   {label}: {solved[label]} proved optimal, {both[label]:,} expansions on the levels"
+                  f" both proved, {seconds[label]:.0f} s of CPU")
+
+
+if __name__ == "__main__":
+    main()
