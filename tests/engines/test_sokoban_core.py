@@ -224,6 +224,31 @@ def test_two_searches_at_once_solve_what_one_does() -> None:
 
 
 @needs_core
+def test_two_searches_at_once_leave_astar_to_prove_its_optimum() -> None:
+    # Grigr2001 11: a greedy search beside A* has a 45-push answer within a
+    # second; A*, which one search alone runs first, proves the 27-push
+    # optimum a second or two later, and that is the answer given.
+    level = load_levels(SHARED / "Grigr2001.xsb")[10]
+    alone = solve(level, "best", time_limit=30)
+    both = solve(level, "best", time_limit=30, threads=2)
+    assert alone.optimal and alone.pushes == 27
+    assert both.status == SOLVED and both.optimal and both.pushes == 27
+    assert replay(level, both.solution).solved
+
+
+@needs_core
+def test_a_greedy_answer_held_for_astar_is_given_when_astar_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SokHard 129: A*, given most of the time here, cannot prove anything;
+    # the greedy answer found beside it within two seconds waits for it and
+    # is then given, not lost.
+    monkeypatch.setattr(solver, "CORE_ASTAR_SHARE", 0.4)
+    level = load_levels(SHARED / "SokHard.xsb")[128]
+    result = solve(level, "best", time_limit=10, threads=2)
+    assert result.status == SOLVED and not result.optimal
+    assert replay(level, result.solution).solved
+
+
+@needs_core
 def test_two_searches_at_once_stop_together_when_cancelled() -> None:
     hard = load_levels(SHARED / "SokHard.xsb")[111]  # beyond a minute of search
     reports: list[int] = []

@@ -65,6 +65,8 @@ UNSOLVABLE: Final = "unsolvable"  # the search space was exhausted: no solution 
 TIME_LIMIT: Final = "time_limit"
 MEMORY_LIMIT: Final = "memory_limit"
 CANCELLED: Final = "cancelled"
+# (A greedy search of a parallel portfolio stops so: another's answer is in hand.)
+_SUPERSEDED: Final = "superseded"
 
 # A progress callback gets the positions expanded so far; returning a true
 # value (or raising SolveCancelled) stops the search.
@@ -943,9 +945,12 @@ def _parallel_portfolio(
     search has a core of its own. Each takes ``threads`` times the time it
     had in turn, the next search going to whichever thread is free first, and
     the last one a thread takes runs to the end; the first answer (or proof
-    that there is none) stops the others. Memory is split evenly between the
-    searches running at once. Time, memory and cancellation are checked as
-    in turn, under one lock.
+    that there is none) stops the others. But a greedy answer found while A*
+    still runs only stops the greedy searches: A* keeps its time, as it
+    would have had it before any greedy search in turn, and its answer, when
+    it finds one, is the one given, proved optimal. Memory is split evenly
+    between the searches running at once. Time, memory and cancellation are
+    checked as in turn, under one lock.
     """
     end = runs[-1][3]
     began = time.monotonic()
@@ -957,23 +962,30 @@ def _parallel_portfolio(
     memory_each = budget.memory_left() // threads
     lock = threading.Lock()
     over = threading.Event()
+    # A greedy answer is in hand while A* runs on: the greedy searches stop.
+    held = threading.Event()
+    proving = 0  # A* searches running
     outcome: dict[str, Any] = {}
     stops: list[str] = []
     faults: list[BaseException] = []
 
     def lane() -> None:
+        nonlocal proving
         while True:
             with lock:
-                if over.is_set() or not plan:
+                if over.is_set() or held.is_set() or not plan:
                     return
                 weight, penalty, features, seconds = plan.popleft()
                 deadline = end if not plan else min(end, time.monotonic() + seconds)
+                proving += weight
             counted = 0
 
             def check(core_expanded: int) -> None:
                 nonlocal counted
                 if over.is_set():
                     raise _Stop(CANCELLED)
+                if held.is_set() and not weight:
+                    raise _Stop(_SUPERSEDED)
                 if time.monotonic() >= deadline:
                     raise _Stop(TIME_LIMIT)
                 with lock:
@@ -988,12 +1000,16 @@ def _parallel_portfolio(
                     backward=not weight, memory_bytes=memory_each, check=check,
                 )
             except _Stop as stop:
-                if stop.status != TIME_LIMIT and not over.is_set():
+                with lock:
+                    proving -= weight
+                if stop.status not in (TIME_LIMIT, _SUPERSEDED) and not over.is_set():
                     # Cancelled, or the whole solve's memory spent: everyone stops.
                     stops.append(stop.status)
                     over.set()
                 continue
             except MemoryError:
+                with lock:
+                    proving -= weight
                 stops.append(MEMORY_LIMIT)
                 continue
             except BaseException as error:  # a fault: stop everyone, raise it in the caller's thread
@@ -1001,11 +1017,16 @@ def _parallel_portfolio(
                 over.set()
                 return
             with lock:
+                proving -= weight
                 budget.expanded += searched - counted
                 budget.generated += generated
                 if status in (core.SOLVED, core.EXHAUSTED) and not over.is_set():
-                    outcome.update(status=status, codes=codes, optimal=weight == 1)
-                    over.set()
+                    if not held.is_set() or (weight and status == core.SOLVED):
+                        outcome.update(status=status, codes=codes, optimal=weight == 1)
+                    if weight or not proving:
+                        over.set()
+                    else:
+                        held.set()
                 elif status not in (core.SOLVED, core.EXHAUSTED):
                     stops.append(MEMORY_LIMIT)  # this search's share ran out; the next starts afresh
 
