@@ -1,7 +1,7 @@
 """Benchmark the Sokoban solver on the shared collections; print a report per collection.
 
     .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
-        [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
+        [--threads N] [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
         [--results FILE]
 
 Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
@@ -14,8 +14,10 @@ eighth Holland level, every tenth Grigr2001 level, every sixteenth SokHard
 level: 32 levels, a cross-section of easy and hard).
 
 Each level is solved in a fresh worker process (at most 2 at a time, the
-machine being shared), so its peak resident size is its own. Every answer is
-replayed through the engine. With ``--results FILE`` each level's result is
+machine being shared), so its peak resident size is its own; within a level
+``best`` runs ``--threads`` of its compiled searches at once, by default the
+machine's cores shared between the workers (one level at a time on two
+cores: two searches). Every answer is replayed through the engine. With ``--results FILE`` each level's result is
 appended to FILE (one JSON object a line) as soon as it is known, and levels
 already in FILE with the same algorithm and limit are not run again: a long
 run can be stopped and resumed, and the report covers the whole file.
@@ -46,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from games.engines.sokoban import load_levels  # noqa: E402
 from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
-from games.engines.sokoban.solver import solve  # noqa: E402
+from games.engines.sokoban.solver import machine_threads, solve  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "sokoban"
 
@@ -183,8 +185,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2))
-    parser.add_argument("--threads", type=int, default=1,
-                        help="searches of the portfolio at once within one level (one a core)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="searches of the portfolio at once within one level (one a core;"
+                             " default: the machine's cores shared between the workers)")
     parser.add_argument("--algorithm", default="best")
     parser.add_argument("--sets", default="microban,boxoban", help="comma-separated: " + ", ".join(COLLECTIONS))
     parser.add_argument("--levels", help="levels of each set: numbers and ranges, as 12,83-85")
@@ -193,6 +196,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="append results here; resume from it")
     args = parser.parse_args()
 
+    if args.threads is None:
+        args.threads = max(1, machine_threads() // args.workers)
     names = list(SAMPLE_STEP) if args.sample else args.sets.split(",")
     for name in names:
         if name not in COLLECTIONS:

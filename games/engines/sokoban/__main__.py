@@ -34,7 +34,7 @@ from pathlib import Path
 from ..base import EngineError
 from .engine import replay
 from .levels import Level, LevelError, load_levels
-from .solver import ALGORITHMS, solve
+from .solver import ALGORITHMS, machine_threads, solve
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,8 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     solving.add_argument("--time-limit", type=float, default=30.0, help="seconds per level")
     solving.add_argument("--memory-limit", type=float, default=2048, help="MB per level")
     solving.add_argument("--json", action="store_true", help="one JSON object per line")
-    solving.add_argument("--threads", type=int, default=1,
-                         help="searches at once within a level, one a core (best only)")
+    solving.add_argument("--threads", type=int, default=None,
+                         help="searches at once within a level, one a core (best only;"
+                              " default: the cores this process may use)")
 
     checking = commands.add_parser("check", help="replay LURD solutions")
     checking.add_argument("file", type=Path)
@@ -69,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
         return _solve(
-            levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json, args.threads
+            levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json,
+            args.threads or machine_threads(),
         )
     try:
         solutions = read_solutions(args.solutions)

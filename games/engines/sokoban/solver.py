@@ -122,6 +122,19 @@ class SolveResult:
         return data
 
 
+def machine_threads() -> int:
+    """The cores this process may run on: the command line's and the benchmark's searches at once.
+
+    A level solved alone on the machine has them all; the server keeps its
+    own setting (SOKOBAN_SOLVER_THREADS, one by default), its other cores
+    serving the players.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # (no affinity on this system)
+        return max(1, os.cpu_count() or 1)
+
+
 class _Stop(Exception):
     def __init__(self, status: str) -> None:
         super().__init__(status)
