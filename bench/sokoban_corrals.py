@@ -22,16 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.sokoban import MICROBAN, core, load_levels  # noqa: E402
+from bench.machine import machine_line  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, SHARED  # noqa: E402
+from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data" / "sokoban"
-SETS = {
-    "microban": MICROBAN,
-    "holland": SHARED / "Holland.xsb",
-    "grigr2001": SHARED / "Grigr2001.xsb",
-    "sokhard": SHARED / "SokHard.xsb",
-}
 SETTINGS = {"PI-corrals": core.PI_CORRALS, "corral searches": core.CORRAL_DEADLOCKS}
 
 
@@ -62,15 +57,16 @@ def astar(board: core.CoreBoard, corrals: int, cpu: float) -> tuple[int | None, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default="sokhard", help="comma-separated: " + ", ".join(SETS))
+    parser.add_argument("--sets", default="sokhard", help="comma-separated: " + ", ".join(COLLECTIONS))
     parser.add_argument("--cpu", type=float, default=2.0, help="CPU seconds a level and setting")
     args = parser.parse_args()
     print(f"core A*, {args.cpu:g} s of CPU a level and setting")
+    print(f"machine: {machine_line()}")
     for name in args.sets.split(","):
         solved = dict.fromkeys(SETTINGS, 0)
         seconds = dict.fromkeys(SETTINGS, 0.0)
         both = dict.fromkeys(SETTINGS, 0)
-        levels = load_levels(SETS[name])
+        levels = load_levels(SHARED / COLLECTIONS[name][1])
         for number, level in enumerate(levels, start=1):
             board = core.CoreBoard(Board(level))
             runs = {label: astar(board, corrals, args.cpu) for label, corrals in SETTINGS.items()}

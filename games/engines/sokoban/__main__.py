@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(error))
         return _solve(
             levels, numbers, args.algorithm, args.time_limit, args.memory_limit, args.json,
-            args.threads or machine_threads(),
+            machine_threads() if args.threads is None else args.threads,
         )
     try:
         solutions = read_solutions(args.solutions)

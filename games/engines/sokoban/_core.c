@@ -476,6 +476,14 @@ static int corral_store(Search *s, const uint16_t *cells, int player, int *count
 static int corral_deadlock(Search *s, int player) {
     int k = s->cs_boxes, *saved = s->occupant;
     int *occupant = s->cs_occupant;
+    int on_goals = 1;
+    for (int i = 0; i < k; i++)
+        if (s->goal_of[s->cs_cells[i]] < 0) on_goals = 0;
+    if (on_goals) {
+        /* Its boxes on goals and an empty goal inside: another box must
+         * come in, which is for the main search to find. */
+        return 0;
+    }
     for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = i + 1;
     s->occupant = occupant;
     int canonical = flood(s, player, s->cs_seen, ++s->cs_stamp);
@@ -485,15 +493,6 @@ static int corral_deadlock(Search *s, int player) {
     if (s->verdict_key[slot] == key) {
         s->occupant = saved;
         return s->verdict[slot] == DEADLOCK;
-    }
-    int solved = 1;
-    for (int i = 0; i < k; i++)
-        if (s->goal_of[s->cs_cells[i]] < 0) solved = 0;
-    if (solved) {
-        /* Its boxes on goals and an empty goal inside: another box must
-         * come in, which is for the main search to find. */
-        s->occupant = saved;
-        return 0;
     }
     s->corral_mode = 1;
     int count = 0, result = DEADLOCK;
