@@ -185,7 +185,9 @@ if REDIS_URL:
             # and dropped group messages silently once the process's queue
             # held 100: at 100 games on one server a third of them waited
             # forever for a push, and the rest saw p99 1.3 s (bench/load.py).
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels-redis's, with pushes not queued behind one lock and no
+            # subscription per socket (core/layers.py says why).
+            "BACKEND": "core.layers.RedisChannelLayer",
             # redis-py reads with a 5 s socket timeout by default; reads here
             # may wait longer, connecting still fails fast.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]},

@@ -1,6 +1,8 @@
-"""The channel layer of a single server process (the embedded default, no Redis).
+"""The channel layers: one server process's (the embedded default, no Redis), several
+processes' on one machine (HubChannelLayer, through core.hub), and Redis's
+(RedisChannelLayer, at the end).
 
-Channels' in-memory layer sweeps for expired messages and group
+In one process: Channels' in-memory layer sweeps for expired messages and group
 memberships before every receive and every group send, and the sweep walks
 every membership of every group: with a few hundred sockets open (three
 groups each) each push paid for all of them, so the cost of a move grew with
@@ -26,11 +28,14 @@ import os
 import random
 import string
 import time
+import uuid
 from typing import Any
 
 import msgpack
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _wrap_close, decode_hosts
 
 from . import hub
 
@@ -213,3 +218,66 @@ class HubChannelLayer(InProcessChannelLayer):
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._publish, "signal", name, None)
+
+
+class _RedisShard(RedisSingleShardConnection):  # type: ignore[misc]
+    """channels-redis's connection to one Redis, with publishing not queued behind one lock.
+
+    channels-redis takes the shard's lock for every PUBLISH, held across the
+    round trip: on a busy server each push then waited for every push before
+    it to be answered, one per turn of the event loop. A PUBLISH goes over a
+    connection of redis-py's pool, which needs no lock; the lock stays where
+    it is needed, around the one subscribing connection.
+    """
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        self._ensure_redis()
+        await self._redis.publish(channel, message)
+
+    async def psubscribe(self, pattern: str) -> None:
+        async with self._lock:
+            if pattern not in self._subscribed_to:
+                self._ensure_redis()
+                self._ensure_receiver()
+                await self._pubsub.psubscribe(pattern)
+                self._subscribed_to.add(pattern)
+
+
+class _RedisLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    """One event loop's side of RedisChannelLayer."""
+
+    def __init__(self, hosts: Any = None, prefix: str = "asgi", **kwargs: Any) -> None:
+        super().__init__(hosts, prefix, **kwargs)
+        self._shards = [_RedisShard(host, self) for host in decode_hosts(hosts)]
+        # Letters only: the token must fit in a channel name (and in a pattern, as itself).
+        token = "".join(random.choice(string.ascii_letters) for _ in range(12))
+        self._own = f"{self.prefix}specific.{token}!"
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """A channel of this process: subscribed once for all of them, by pattern.
+
+        channels-redis subscribes each new channel on its own: a SUBSCRIBE at
+        every socket's connect and an UNSUBSCRIBE at its close, and their
+        replies to read, for a channel that the server never sends to (pushes
+        go to groups). One pattern for the process's channels keeps them
+        reachable by ``send`` from anywhere at no cost per socket.
+        """
+        channel = f"{self._own}{uuid.uuid4().hex}"
+        self.channels[channel] = asyncio.Queue()
+        for shard in self._shards:
+            await shard.psubscribe(f"{self._own}*")
+        return channel
+
+
+class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    """channels-redis's pub/sub layer (a push is one PUBLISH per group, read by the
+    processes with sockets in it), with pushes that do not queue behind each other
+    and no Redis subscription per socket of its own (_RedisShard, _RedisLoopLayer)."""
+
+    def _get_layer(self) -> _RedisLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _RedisLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer

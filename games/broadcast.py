@@ -19,8 +19,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from .models import ChatMessage, Match, Room
-from .selectors import chat_json, match_detail, match_state, room_detail, seat_views
+from .models import ChatMessage, Match
+from .selectors import chat_json, match_detail, match_state, room_detail, room_with_match, seat_views
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def _send(room_id: int, message: dict[str, Any]) -> None:
 
 
 def room_changed(room_id: int) -> None:
-    room = Room.objects.select_related("host").filter(pk=room_id).first()
+    room = room_with_match(room_id)
     if room is None:  # deleted meanwhile (its last socket closing, say): nobody is left to tell
         return
     _send(room_id, {"type": "room.changed", "room": room_detail(room)})

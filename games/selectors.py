@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -23,7 +23,7 @@ from ratings.selectors import standings
 from .engines.base import JSON, Engine
 from .engines.bots import bot_levels
 from .engines.registry import ENGINES, get_engine
-from .models import ChatMessage, Match, Move, Player, Room
+from .models import ChatMessage, Match, Move, Player, Room, Seat
 from .options import catalogue_options, engine_options
 from .pools import pool_of
 from .watchers import watcher_count, watcher_counts
@@ -63,12 +63,46 @@ CURRENT_MATCH = Prepared(
 )
 
 
+ROOM = Prepared(lambda room_id: Room.objects.select_related("host").filter(pk=room_id), -7_770_005)
+
+
+def _pool_rating(pool: str, field: str) -> Subquery:
+    """A seat's player's rating (or deviation) in ``pool``, as a column of the seats' read."""
+    return Subquery(Rating.objects.filter(pool=pool, user_id=OuterRef("user_id")).values(field)[:1])
+
+
+# The room's seats with their users and each seated player's rating in the
+# room's pool: one read at every socket's connect, compiled once.
+SEATS = Prepared(
+    lambda room_id, pool: Seat.objects.select_related("user")
+    .filter(room_id=room_id)
+    .annotate(pool_rating=_pool_rating(pool, "rating"), pool_deviation=_pool_rating(pool, "deviation"))
+    .order_by("index"),
+    -7_770_004,
+    "\x00pool",
+)
+
+
 def room_with_match(room_id: int) -> Room | None:
-    """The room, its current match read with it: one query where there is a match (a socket's snapshot)."""
+    """The room with what its detail shows, in two reads (a socket's snapshot, a room's push):
+    the room with its current match, then its seats with their players' ratings."""
     match = CURRENT_MATCH.first(room_id)
-    room = match.room if match is not None else Room.objects.select_related("host").filter(pk=room_id).first()
-    if room is not None:
-        room.__dict__["_current_match"] = match
+    room = match.room if match is not None else ROOM.first(room_id)
+    if room is None:
+        return None
+    room.__dict__["_current_match"] = match
+    seats = SEATS.all(room.pk, room.pool or "")
+    room.__dict__["_seats"] = seats
+    if room.pool:
+        # As ratings.selectors.standings gives them: the defaults for a player not yet rated there.
+        room.__dict__["_seat_ratings"] = {
+            seat.user_id: (
+                seat.pool_rating if seat.pool_rating is not None else DEFAULT_RATING,  # type: ignore[attr-defined]
+                seat.pool_deviation if seat.pool_deviation is not None else DEFAULT_DEVIATION,  # type: ignore[attr-defined]
+            )
+            for seat in seats
+            if seat.user_id
+        }
     return room
 
 
@@ -82,9 +116,12 @@ def room_detail(room: Room) -> JSON:
         match = max(room.matches.all(), key=lambda m: m.number, default=None)
     else:
         match = current_match(room)
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index) if _prefetched(room, "seats") else list(
-        room.seats.select_related("user").order_by("index")
-    )
+    if "_seats" in room.__dict__:  # read with the room (room_with_match)
+        seats = room.__dict__["_seats"]
+    elif _prefetched(room, "seats"):
+        seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    else:
+        seats = list(room.seats.select_related("user").order_by("index"))
     ratings: dict[int, tuple[float, float]] = room.__dict__.get("_seat_ratings") or _ratings_in(
         room.pool, [seat.user_id for seat in seats if seat.user_id]
     )

@@ -14,12 +14,13 @@ reads this table.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
 from core.hooks import PRESENCE_SECONDS
+from core.prepared import Prepared, PreparedChange, PreparedWrite
 
 from .models import Room, RoomSocket, Seat
 
@@ -29,6 +30,30 @@ STALE_SECONDS = 3 * PRESENCE_SECONDS
 
 def _cutoff() -> datetime:
     return timezone.now() - timedelta(seconds=STALE_SECONDS)
+
+
+# Every socket's connect and close reads and writes here: the statements are
+# compiled once (core.prepared), with these samples marking their values.
+_ROOM, _USER, _CHANNEL, _TIME = -7_770_011, -7_770_012, "\x00channel", datetime(2000, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+LIVE_USERS = Prepared(
+    lambda room_id, cutoff: RoomSocket.objects.filter(room_id=room_id, seen_at__gte=cutoff).values_list("user_id"),
+    _ROOM,
+    _TIME,
+)
+OTHER_SOCKET = Prepared(
+    lambda room_id, user_id, cutoff, channel: RoomSocket.objects.filter(room_id=room_id, user_id=user_id, seen_at__gte=cutoff)
+    .exclude(channel=channel)
+    .values_list("id")[:1],
+    _ROOM,
+    _USER,
+    _TIME,
+    _CHANNEL,
+)
+SEATED = Prepared(lambda room_id, user_id: Seat.objects.filter(room_id=room_id, user_id=user_id).values_list("id")[:1], _ROOM, _USER)
+NEW_SOCKET = PreparedWrite(RoomSocket, ignore_conflicts=True)
+SOCKET_SEEN = PreparedChange(lambda channel: RoomSocket.objects.filter(channel=channel), _CHANNEL, update=["seen_at"])
+SOCKET_GONE = PreparedChange(lambda channel: RoomSocket.objects.filter(channel=channel), _CHANNEL)
+STALE_SOCKETS = PreparedChange(lambda room_id, cutoff: RoomSocket.objects.filter(room_id=room_id, seen_at__lt=cutoff), _ROOM, _TIME)
 
 
 def watcher_count(room_id: int, seated: set[int] | None = None) -> int:
@@ -41,8 +66,8 @@ def watcher_count(room_id: int, seated: set[int] | None = None) -> int:
     """
     if seated is None:
         seated = set(Seat.objects.filter(room_id=room_id, user__isnull=False).values_list("user_id", flat=True))
-    live = RoomSocket.objects.filter(room_id=room_id, seen_at__gte=_cutoff()).values_list("user_id", flat=True)
-    return len(set(live) - seated)
+    live = {user_id for (user_id,) in LIVE_USERS.rows(room_id, _cutoff())}
+    return len(live - seated)
 
 
 def watcher_counts(rooms: list[Room]) -> dict[int, int]:
@@ -63,16 +88,12 @@ def watcher_counts(rooms: list[Room]) -> dict[int, int]:
 
 
 def _is_seated(room_id: int, user_id: int) -> bool:
-    return Seat.objects.filter(room_id=room_id, user_id=user_id).exists()
+    return bool(SEATED.rows(room_id, user_id))
 
 
 def _watches_elsewhere(room_id: int, user_id: int, channel: str) -> bool:
     """Whether the user has another live socket on the room (another tab)."""
-    return (
-        RoomSocket.objects.filter(room_id=room_id, user_id=user_id, seen_at__gte=_cutoff())
-        .exclude(channel=channel)
-        .exists()
-    )
+    return bool(OTHER_SOCKET.rows(room_id, user_id, _cutoff(), channel))
 
 
 def _recount(room_id: int) -> None:
@@ -96,10 +117,7 @@ def socket_opened(*, room_id: int, user_id: int, channel: str, seated: bool | No
     # A channel name is new with every socket, and a heartbeat comes here only
     # when its row is gone (removed as stale): so an insert, one statement.
     # Should the row be there after all, it stays (its heartbeats keep it).
-    RoomSocket.objects.bulk_create(
-        [RoomSocket(room_id=room_id, user_id=user_id, channel=channel, seen_at=timezone.now())],
-        ignore_conflicts=True,
-    )
+    NEW_SOCKET.save(RoomSocket(room_id=room_id, user_id=user_id, channel=channel, seen_at=timezone.now()))
     if changes:
         _recount(room_id)
 
@@ -107,16 +125,15 @@ def socket_opened(*, room_id: int, user_id: int, channel: str, seated: bool | No
 def socket_seen(*, room_id: int, user_id: int, channel: str) -> None:
     """A heartbeat: this socket is still open. Rows a dead process left go now (rarely:
     the room then hears the count again, whatever it was)."""
-    if not RoomSocket.objects.filter(channel=channel).update(seen_at=timezone.now()):
+    if not SOCKET_SEEN.run(channel, new=(timezone.now(),)):
         # This process stalled long enough for another to remove the row as stale.
         socket_opened(room_id=room_id, user_id=user_id, channel=channel)
-    deleted, _ = RoomSocket.objects.filter(room_id=room_id, seen_at__lt=_cutoff()).delete()
-    if deleted:
+    if STALE_SOCKETS.run(room_id, _cutoff()):
         _recount(room_id)
 
 
 def socket_closed(*, room_id: int, user_id: int, channel: str) -> None:
     """The socket closed; as with opening, only a watcher's last socket changes the count."""
-    RoomSocket.objects.filter(channel=channel).delete()
+    SOCKET_GONE.run(channel)
     if not _is_seated(room_id, user_id) and not _watches_elsewhere(room_id, user_id, channel):
         _recount(room_id)

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import Conflict, Invalid, NotFound
+from core.prepared import PreparedChange
 from games.engines.words import words
 from games import broadcast
 from games.engines.base import BadOptions
@@ -152,9 +153,15 @@ def seek_cancel(*, user: User, seek_id: int) -> Seek:
     return seek
 
 
+# At every socket's connect and presence beat: compiled once (core.prepared).
+SEEKS_SEEN = PreparedChange(
+    lambda user_id: Seek.objects.filter(user_id=user_id, status=Seek.Status.WAITING), -7_770_031, update=["last_seen"]
+)
+
+
 def seeks_seen(user_id: int) -> None:
     """The player is still there (an open socket, a poll): their waiting seeks stay alive."""
-    Seek.objects.filter(user_id=user_id, status=Seek.Status.WAITING).update(last_seen=timezone.now())
+    SEEKS_SEEN.run(user_id, new=(timezone.now(),))
 
 
 # --- pairing ---------------------------------------------------------------

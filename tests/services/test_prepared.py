@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
 
 from accounts.authentication import TOKEN_WITH_USER
@@ -108,3 +109,128 @@ def test_the_rows_written_once_compiled_have_no_signal_receivers_to_miss() -> No
     for model in (Match, Move):
         for signal in (signals.pre_save, signals.post_save):
             assert not signal.has_listeners(model), f"{signal} has a receiver for {model.__name__}: use save()"
+
+
+# --- the socket's connect and close (issue 14): reads of rows, changes, an insert that may be left out
+
+
+def test_a_room_read_with_its_seats_and_ratings_gives_the_detail_the_orm_reads_give(match: Match) -> None:
+    from ratings.models import Rating
+
+    from games.models import Room, RoomSocket
+    from games.selectors import room_detail, room_with_match
+
+    room = Room.objects.get(pk=match.room_id)
+    assert room.pool  # connect four, two players: rated pool
+    alice = User.objects.get(username="alice")
+    # One player rated in the pool, the other not yet (the defaults), a rating in another pool ignored.
+    Rating.objects.create(user=alice, pool=room.pool, rating=1712.5, deviation=80.0)
+    Rating.objects.create(user=User.objects.get(username="bob"), pool="some-other-pool", rating=900.0, deviation=60.0)
+    carol = User.objects.create_user("carol", password="secret-pass")
+    RoomSocket.objects.create(room=room, user=carol, channel="c1", seen_at=timezone.now())
+    expected = room_detail(Room.objects.select_related("host").get(pk=room.pk))
+    with CaptureQueriesContext(connection) as queries:
+        read = room_with_match(room.pk)
+        assert read is not None
+        got = room_detail(read)
+    assert got == expected
+    assert [seat["rating"] for seat in got["seats"]] == [1712, 1500] and got["watchers"] == 1
+    # The room with its match, its seats with their ratings, the watchers: three statements.
+    assert len(queries) == 3, [query["sql"] for query in queries]
+    # A room of a game without a rating pool (pool "") shows no ratings, as before.
+    poolless = services.room_create(user=carol, game="connect-four", options={})
+    Room.objects.filter(pk=poolless.pk).update(pool="")
+    read = room_with_match(poolless.pk)
+    assert read is not None
+    got = room_detail(read)
+    assert got == room_detail(Room.objects.select_related("host").get(pk=poolless.pk))
+    assert got["seats"][0]["username"] == "carol" and got["seats"][0]["rating"] is None
+
+
+def test_a_read_of_rows_with_a_time_finds_what_the_queryset_finds(match: Match) -> None:
+    from datetime import timedelta
+
+    from games.models import RoomSocket
+    from games.watchers import LIVE_USERS
+
+    alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+    now = timezone.now()
+    RoomSocket.objects.create(room_id=match.room_id, user=alice, channel="a", seen_at=now - timedelta(seconds=5))
+    RoomSocket.objects.create(room_id=match.room_id, user=bob, channel="b", seen_at=now - timedelta(seconds=500))
+    for cutoff in (now - timedelta(seconds=60), now - timedelta(seconds=600), now + timedelta(seconds=1)):
+        expected = list(RoomSocket.objects.filter(room_id=match.room_id, seen_at__gte=cutoff).values_list("user_id"))
+        assert sorted(LIVE_USERS.rows(match.room_id, cutoff)) == sorted(expected)
+    assert LIVE_USERS.rows(match.room_id, now - timedelta(seconds=60)) == [(alice.pk,)]
+    with pytest.raises(TypeError, match="rows"):
+        LIVE_USERS.all(match.room_id, now)
+
+
+def test_changes_compiled_once_touch_the_rows_the_queryset_picks_and_say_how_many(match: Match) -> None:
+    from datetime import timedelta
+
+    from accounts.services import USER_SEEN
+    from games.models import RoomSocket
+    from games.watchers import SOCKET_GONE, SOCKET_SEEN, STALE_SOCKETS
+
+    alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+    moment = timezone.now() - timedelta(hours=3)
+    assert USER_SEEN.run(alice.pk, new=(moment,)) == 1
+    assert User.objects.get(pk=alice.pk).last_seen == moment and User.objects.get(pk=bob.pk).last_seen is None
+    assert USER_SEEN.run(-1, new=(moment,)) == 0
+    now = timezone.now()
+    for channel, user, age in (("a1", alice, 1), ("a2", alice, 500), ("b1", bob, 700)):
+        RoomSocket.objects.create(room_id=match.room_id, user=user, channel=channel, seen_at=now - timedelta(seconds=age))
+    assert SOCKET_SEEN.run("a2", new=(now,)) == 1
+    assert RoomSocket.objects.get(channel="a2").seen_at == now
+    assert STALE_SOCKETS.run(match.room_id, now - timedelta(seconds=60)) == 1  # b1 only
+    assert sorted(RoomSocket.objects.values_list("channel", flat=True)) == ["a1", "a2"]
+    assert SOCKET_GONE.run("a1") == 1 and SOCKET_GONE.run("a1") == 0
+    assert list(RoomSocket.objects.values_list("channel", flat=True)) == ["a2"]
+
+
+def test_a_waiting_seek_is_kept_alive_and_no_other(match: Match) -> None:
+    from datetime import timedelta
+
+    from matchmaking.models import Seek
+    from matchmaking.services import seeks_seen
+
+    alice = User.objects.get(username="alice")
+    old = timezone.now() - timedelta(minutes=5)
+    fields = {"user": alice, "game": "connect-four", "players": 2, "pool": "connect-four", "options": {}, "options_key": "{}"}
+    waiting = Seek.objects.create(status=Seek.Status.WAITING, last_seen=old, **fields)
+    cancelled = Seek.objects.create(status=Seek.Status.CANCELLED, last_seen=old, **fields)
+    seeks_seen(alice.pk)
+    assert Seek.objects.get(pk=waiting.pk).last_seen > old
+    assert Seek.objects.get(pk=cancelled.pk).last_seen == old
+
+
+def test_an_insert_that_would_break_a_unique_column_is_left_out(match: Match) -> None:
+    from games.models import RoomSocket
+    from games.watchers import NEW_SOCKET
+
+    alice = User.objects.get(username="alice")
+    first = RoomSocket(room_id=match.room_id, user=alice, channel="same", seen_at=timezone.now())
+    assert NEW_SOCKET.save(first) is True
+    again = RoomSocket(room_id=match.room_id, user=alice, channel="same", seen_at=timezone.now())
+    assert NEW_SOCKET.save(again) is False
+    assert RoomSocket.objects.filter(channel="same").count() == 1
+
+
+def test_a_change_is_kept_to_one_tables_own_columns() -> None:
+    from core.prepared import PreparedChange
+
+    joined = PreparedChange(lambda name: Move.objects.filter(match__room__code=name), "\x00code")
+    with pytest.raises(ValueError, match="no joins"):
+        joined.run("ABC")
+
+
+def test_the_rows_changed_once_compiled_have_no_signal_receivers_to_miss() -> None:
+    from django.db.models import signals
+
+    from games.models import RoomSocket
+    from matchmaking.models import Seek
+
+    # update() and a fast delete() send none either; a receiver added later would be skipped by both.
+    for model in (RoomSocket, User, Seek):
+        for signal in (signals.pre_save, signals.post_save, signals.pre_delete, signals.post_delete):
+            assert not signal.has_listeners(model), f"{signal} has a receiver for {model.__name__}"
