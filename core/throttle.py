@@ -22,7 +22,8 @@ import math
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext_lazy
 
 from .errors import TooMany
@@ -43,18 +44,33 @@ def hit(scope: str, who: str) -> None:
     count, seconds = rate
     now = time.time()
     window = int(now // seconds)
-    key = f"throttle:{scope}:{who}:{window}"
-    if cache.add(key, 1, timeout=seconds + 1):
-        hits = 1
-    else:
-        try:
-            hits = cache.incr(key)
-        except ValueError:  # the window's key expired between add and incr
-            cache.add(key, 1, timeout=seconds + 1)
-            hits = 1
+    hits = _counted(f"throttle:{scope}:{who}:{window}", seconds + 1)
     if hits > count:
         retry_after = max(1, math.ceil((window + 1) * seconds - now))
         raise TooMany("throttled", TOO_MANY, retry_after=retry_after, scope=scope, limit=f"{count}/{seconds}s")
+
+
+def _counted(key: str, timeout: int) -> int:
+    """One more hit on ``key`` (a new key lives ``timeout`` seconds); the hits so far."""
+    shared = caches["default"]
+    if isinstance(shared, RedisCache):
+        # One round trip: the key is made with its expiry if it is not there,
+        # then counted. Django's add() and incr() took three (SET NX; EXISTS,
+        # INCR) on every move a player made.
+        name = shared.make_and_validate_key(key)
+        with shared._cache.get_client(name, write=True).pipeline(transaction=False) as both:
+            both.set(name, 0, ex=timeout, nx=True)
+            both.incr(name)
+            return int(both.execute()[1])
+    # Elsewhere (this process's memory, the hub of `serve --workers`): most
+    # hits find their window's key, so count first (one question to the hub),
+    # and make the key only for the window's first hit.
+    try:
+        return int(shared.incr(key))
+    except ValueError:
+        if shared.add(key, 1, timeout=timeout):
+            return 1
+        return int(shared.incr(key))  # another process made it meanwhile
 
 
 def hit_user(scope: str, user_id: int) -> None:

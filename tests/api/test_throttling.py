@@ -223,3 +223,21 @@ def test_the_limits_hold_across_server_processes() -> None:
                 f"{server.url}/api/auth/login/", json={"username": f"nobody{os.getpid()}", "password": "x-y-z-w"}
             ).status_code)
     assert statuses[:10] == [400] * 10 and set(statuses[10:]) == {429}
+
+
+@pytest.mark.redis
+def test_on_redis_a_hit_is_counted_in_its_window_with_the_windows_expiry(limits: Any) -> None:
+    from core import throttle
+    from core.errors import TooMany
+
+    limits.THROTTLE_RATES["move"] = (3, 60)
+    for _ in range(3):
+        throttle.hit_user("move", 7)
+    with pytest.raises(TooMany):
+        throttle.hit_user("move", 7)
+    [key] = [k for k in cache._cache.get_client(None).keys("*throttle:move:user:7:*")]
+    assert int(cache._cache.get_client(None).get(key)) == 4
+    assert 0 < cache._cache.get_client(None).ttl(key) <= 61
+    # Another user's window is counted on its own.
+    throttle.hit_user("move", 8)
+    assert [int(cache._cache.get_client(None).get(k)) for k in cache._cache.get_client(None).keys("*throttle:move:user:8:*")] == [1]
