@@ -63,6 +63,8 @@ typedef struct {
     int *nearest, *nearest_goal;
     int *layer, *group, groups;
     int weight, packing, corrals;
+    /* Tunnel macros (greedy forward searches only): see tunnel_end. */
+    int tunnels;
     /* A backward search pulls boxes from the goals towards the start; its
      * "goals" are the start squares. */
     int backward;
@@ -846,6 +848,46 @@ static void moved_cells(Search *s, const uint16_t *cells, int index, int to, uin
 
 typedef enum { RUNNING, FOUND, MET, EXHAUSTED, OUT_OF_MEMORY, ERROR } Outcome;
 
+/* A stored move: the box's square before it (<< 2) and the direction, and
+ * above MOVE_SHIFT how many pushes the move makes in that direction less one
+ * (a tunnel macro's; 0 for a single push). */
+#define MOVE_SHIFT 24
+
+static inline int move_from(uint32_t move) { return (int)((move >> 2) & ((1u << (MOVE_SHIFT - 2)) - 1)); }
+static inline int move_pushes(uint32_t move) { return (int)(move >> MOVE_SHIFT) + 1; }
+
+/* The square the move leaves its box on. */
+static inline int move_to(Search *s, uint32_t move) {
+    return move_from(move) + move_pushes(move) * s->step[move & 3];
+}
+
+/* A one-wide corridor along direction ``d`` at ``cell``: walls on both sides across it. */
+static inline int corridor(Search *s, int cell, int d) {
+    return !s->floor[cell + s->step[(d + 1) & 3]] && !s->floor[cell + s->step[(d + 3) & 3]];
+}
+
+/* Tunnel macros (Junghanns and Schaeffer's, in Rolling Stone): a box just
+ * pushed from ``from`` to ``to`` along ``d`` into a corridor, with the player
+ * behind it in the corridor too, blocks the corridor until it is pushed on;
+ * so it is pushed on at once, in the same move, while the corridor lasts and
+ * the next square is free and not dead, stopping on a goal. Where the box
+ * comes to rest is returned (``to`` when there is nothing to add), its pushes
+ * in ``*pushes``. A shortcut that can skip a position a solution needs (a
+ * box parked in a corridor on purpose), so only the greedy searches take it:
+ * A*'s proofs of optimality stay as they were. */
+static int tunnel_end(Search *s, int from, int to, int d, int *pushes) {
+    int step = s->step[d];
+    *pushes = 1;
+    while (s->goal_of[to] < 0 && corridor(s, from, d) && corridor(s, to, d)) {
+        int next = to + step;
+        if (!s->floor[next] || s->occupant[next] || !s->live[next]) break;
+        from = to;
+        to = next;
+        ++*pushes;
+    }
+    return to;
+}
+
 /* Expand the node of ``top``: store and queue its children. A child that is
  * solved (forwards) ends with FOUND and ``*found``; one that ``other`` (the
  * search from the other end) has stored ends with MET, ``*found`` and
@@ -883,7 +925,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     memset(s->movable, 1, (size_t)(unsigned)n); /* (unsigned: n >= 0, which gcc cannot see once run() inlines this) */
     int restrict_ = -1;
     if (s->corrals && !s->backward) {
-        int pushed = head->parent >= 0 ? (int)(head->move >> 2) + s->step[head->move & 3] : -1;
+        int pushed = head->parent >= 0 ? move_to(s, head->move) : -1;
         restrict_ = pi_corral(s, cells, player, pushed);
     }
     s->duals_ready = 0;
@@ -908,6 +950,15 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                 if (!s->floor[to] || s->occupant[to] || !s->live[to]) continue;
                 move = ((uint32_t)from << 2) | (uint32_t)d;
             }
+            int pushes = 1;
+            if (s->tunnels) {
+                int end = tunnel_end(s, from, to, d, &pushes);
+                if (pushes > 1) {
+                    to = end;
+                    stand = to - s->step[d];
+                    move |= (uint32_t)(pushes - 1) << MOVE_SHIFT;
+                }
+            }
             s->occupant[from] = 0;
             s->occupant[to] = i + 1;
             if (!s->backward && freeze_deadlock(s, to)) {
@@ -921,7 +972,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
             uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
             hash ^= player_mix(s, child_player);
             int64_t known = find(s, hash, child_player, child);
-            int child_g = g + 1;
+            int child_g = g + pushes;
             int skip = 0;
             if (known >= 0) {
                 Head *kh = node_head(s, known);
@@ -1246,19 +1297,24 @@ static int add_root(Search *s, uint16_t *cells, int player) {
  * in the order they are made, a forward search's reversed. */
 static int append_moves(Search *s, int64_t node, PyObject *list) {
     for (; node_head(s, node)->parent >= 0; node = node_head(s, node)->parent) {
-        PyObject *code = PyLong_FromUnsignedLong(node_head(s, node)->move);
-        if (code == NULL || PyList_Append(list, code) < 0) {
-            Py_XDECREF(code);
-            return 0;
+        uint32_t move = node_head(s, node)->move;
+        int d = (int)(move & 3), from = move_from(move);
+        /* A tunnel macro's pushes one by one, last first (the list is reversed after). */
+        for (int j = move_pushes(move) - 1; j >= 0; j--) {
+            PyObject *code = PyLong_FromUnsignedLong(((uint32_t)(from + j * s->step[d]) << 2) | (uint32_t)d);
+            if (code == NULL || PyList_Append(list, code) < 0) {
+                Py_XDECREF(code);
+                return 0;
+            }
+            Py_DECREF(code);
         }
-        Py_DECREF(code);
     }
     return 1;
 }
 
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
-    "       budget, check) -> (status, pushes, expanded, generated)\n\n"
+    "       budget, check, tunnels=False) -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
     "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
@@ -1270,17 +1326,20 @@ static const char search_doc[] =
     "corrals (forward only): 0 none, 1 PI-corral pruning, 2 that and a small search of a new\n"
     "PI-corral's boxes that proves some positions lost.\n"
     "features: one open list per feature cell (boxes packed, free regions), taken in turn.\n"
+    "tunnels (greedy forward searches only): a box pushed into a one-wide corridor with the\n"
+    "player behind it is pushed on in the same move while the corridor lasts.\n"
     "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
     "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
     "LURD), 'exhausted' or 'memory'.";
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
-    int width, player, weight, packing, corrals, features;
+    int width, player, weight, packing, corrals, features, tunnels = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
-                          &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check))
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|p", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+                          &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
+                          &tunnels))
         return NULL;
     Search forward, backward;
     Targets forward_targets, backward_targets;
@@ -1298,6 +1357,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
     if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share)) goto done;
+    forward.tunnels = tunnels && weight == 0;
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share))
         goto done;
     int n = forward.boxes;

@@ -105,6 +105,7 @@ def search(
     corrals: int,
     features: bool = False,
     backward: bool = False,
+    tunnels: bool = False,
     memory_bytes: int,
     check: Callable[[int], object],
 ) -> tuple[str, list[int], int, int]:
@@ -115,7 +116,9 @@ def search(
     ``corrals`` one of NO_CORRALS, PI_CORRALS, CORRAL_DEADLOCKS;
     ``features``: take turns between feature cells; ``backward``: a greedy
     search by pulls from the solved position takes turns with the forward
-    one until they meet (see _core.c). ``check(expanded)`` is called now and
+    one until they meet (see _core.c); ``tunnels``: a greedy forward search
+    pushes a box on through a one-wide corridor in one move (tunnel macros;
+    ignored by A*, whose proofs they could break). ``check(expanded)`` is called now and
     then; whatever it raises stops the search and comes out of this call.
     """
     if _core is None:
@@ -134,5 +137,6 @@ def search(
         features,
         max(0, memory_bytes),
         check,
+        tunnels,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -918,6 +918,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 corrals=core.PI_CORRALS,
                 features=features,
                 backward=not weight,
+                tunnels=True,
                 memory_bytes=budget.memory_left(),
                 check=check,
             )
@@ -1009,7 +1010,7 @@ def _parallel_portfolio(
             try:
                 status, codes, searched, generated = core.search(
                     prepared, weight=weight, packing=penalty, features=features,
-                    corrals=core.PI_CORRALS,
+                    corrals=core.PI_CORRALS, tunnels=True,
                     backward=not weight, memory_bytes=memory_each, check=check,
                 )
             except _Stop as stop:
