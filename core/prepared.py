@@ -87,12 +87,29 @@ class _Compiled:
     annotations: dict[str, int]
 
 
-class Prepared(Generic[M]):
-    def __init__(self, build: Callable[..., QuerySet[M]], *samples: Any) -> None:
+P = TypeVar("P")
+
+
+class _CompiledOnce(Generic[P]):
+    """A statement built from a queryset with sample values, compiled once per thread and database."""
+
+    def __init__(self, build: Callable[..., QuerySet[Any]], *samples: Any) -> None:
         self.build = build
         self.samples = samples
         self._local = threading.local()
 
+    def _compile(self, using: str) -> P:
+        raise NotImplementedError
+
+    def _plan(self, using: str) -> P:
+        compiled: dict[str, P] = self._local.__dict__.setdefault("compiled", {})
+        plan = compiled.get(using)
+        if plan is None:
+            plan = compiled[using] = self._compile(using)
+        return plan
+
+
+class Prepared(_CompiledOnce[_Compiled], Generic[M]):
     def _compile(self, using: str) -> _Compiled:
         queryset = self.build(*self.samples)
         compiler = queryset.query.get_compiler(using=using)
@@ -116,10 +133,7 @@ class Prepared(Generic[M]):
 
     def _run(self, values: tuple[Any, ...], using: str) -> tuple[_Compiled, list[Any]]:
         """The compiled read and its rows, through Django's converters (times, JSON)."""
-        compiled: dict[str, _Compiled] = self._local.__dict__.setdefault("compiled", {})
-        plan = compiled.get(using)
-        if plan is None:
-            plan = compiled[using] = self._compile(using)
+        plan = self._plan(using)
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, _filled(plan.params, plan.slots, values, connection))
@@ -150,7 +164,10 @@ class Prepared(Generic[M]):
         return [tuple(row) for row in self._run(values, using)[1]]
 
 
-class PreparedChange:
+_Change = tuple[str, tuple[Any, ...], list[list[int]], list[Any]]
+
+
+class PreparedChange(_CompiledOnce[_Change]):
     """An UPDATE of some fields, or a DELETE, of the rows a single-table queryset picks.
 
     Compiled once per thread and database like a ``Prepared`` read: the
@@ -162,12 +179,10 @@ class PreparedChange:
     """
 
     def __init__(self, build: Callable[..., QuerySet[Any]], *samples: Any, update: list[str] | None = None) -> None:
-        self.build = build
-        self.samples = samples
+        super().__init__(build, *samples)
         self.update = update
-        self._local = threading.local()
 
-    def _compile(self, using: str) -> tuple[str, tuple[Any, ...], list[list[int]], list[Any]]:
+    def _compile(self, using: str) -> _Change:
         connection = connections[using]
         query = self.build(*self.samples).query
         if len([alias for alias, count in query.alias_refcount.items() if count]) > 1:
@@ -186,11 +201,7 @@ class PreparedChange:
 
     def run(self, *values: Any, new: tuple[Any, ...] = (), using: str = "default") -> int:
         """Change the rows the samples' ``values`` pick; ``new``: an UPDATE's values, in its fields' order."""
-        compiled = self._local.__dict__.setdefault("compiled", {})
-        plan = compiled.get(using)
-        if plan is None:
-            plan = compiled[using] = self._compile(using)
-        sql, params, places, fields = plan
+        sql, params, places, fields = self._plan(using)
         connection = connections[using]
         sets = [field.get_db_prep_save(value, connection=connection) for field, value in zip(fields, new, strict=True)]
         with connection.cursor() as cursor:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.hooks import PRESENCE_SECONDS
@@ -51,8 +52,14 @@ OTHER_SOCKET = Prepared(
 )
 SEATED = Prepared(lambda room_id, user_id: Seat.objects.filter(room_id=room_id, user_id=user_id).values_list("id")[:1], _ROOM, _USER)
 NEW_SOCKET = PreparedWrite(RoomSocket, ignore_conflicts=True)
-SOCKET_SEEN = PreparedChange(lambda channel: RoomSocket.objects.filter(channel=channel), _CHANNEL, update=["seen_at"])
-SOCKET_GONE = PreparedChange(lambda channel: RoomSocket.objects.filter(channel=channel), _CHANNEL)
+
+
+def _socket(channel: str) -> QuerySet[RoomSocket]:
+    return RoomSocket.objects.filter(channel=channel)
+
+
+SOCKET_SEEN = PreparedChange(_socket, _CHANNEL, update=["seen_at"])
+SOCKET_GONE = PreparedChange(_socket, _CHANNEL)
 STALE_SOCKETS = PreparedChange(lambda room_id, cutoff: RoomSocket.objects.filter(room_id=room_id, seen_at__lt=cutoff), _ROOM, _TIME)
 
 
