@@ -16,43 +16,30 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, SHARED  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, SHARED, CpuLimit, OutOfTime  # noqa: E402
 from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
 SETTINGS = {"PI-corrals": core.PI_CORRALS, "corral searches": core.CORRAL_DEADLOCKS}
 
 
-class OutOfTime(Exception):
-    pass
-
-
 def astar(board: core.CoreBoard, corrals: int, cpu: float) -> tuple[int | None, int, float]:
     """(pushes or None, expansions, CPU seconds) of the core's A* within ``cpu`` seconds."""
-    started = time.process_time()
-    reached = 0
-
-    def check(expanded: int) -> None:
-        nonlocal reached
-        reached = expanded
-        if time.process_time() - started > cpu:
-            raise OutOfTime
-
+    check = CpuLimit(cpu)
     try:
         status, codes, expanded, _ = core.search(
             board, weight=1, packing=0, corrals=corrals, memory_bytes=1 << 30, check=check
         )
     except OutOfTime:
-        return None, reached, time.process_time() - started
+        return None, check.reached, check.spent
     pushes = len(codes) if status == core.SOLVED else None
-    return pushes, expanded, time.process_time() - started
+    return pushes, expanded, check.spent
 
 
 def main() -> None:

@@ -67,6 +67,32 @@ SAMPLE_STEP = {"holland": 8, "grigr2001": 10, "sokhard": 16}
 Job = tuple[str, int, Level, str, float, int]
 
 
+class OutOfTime(Exception):
+    """Raised by CpuLimit: the search's CPU seconds are spent."""
+
+
+class CpuLimit:
+    """A ``check`` for core.search that stops it after ``cpu`` seconds of this process's CPU.
+
+    The side-by-side benchmarks give each setting the same CPU, which the
+    machine's other work barely moves; ``reached`` is the expansions so far.
+    """
+
+    def __init__(self, cpu: float) -> None:
+        self.cpu = cpu
+        self.started = time.process_time()
+        self.reached = 0
+
+    def __call__(self, expanded: int) -> None:
+        self.reached = expanded
+        if self.spent > self.cpu:
+            raise OutOfTime
+
+    @property
+    def spent(self) -> float:
+        return time.process_time() - self.started
+
+
 def run_one(job: Job) -> dict[str, Any]:
     collection, number, level, algorithm, time_limit, threads = job
     started = time.process_time()

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from games.engines.sokoban import MICROBAN, core, load_levels, parse_level, solver
 from games.engines.sokoban.board import Board
 from games.engines.sokoban.engine import replay
-from games.engines.sokoban.solver import MEMORY_LIMIT, SOLVED, UNSOLVABLE, solve, to_lurd
+from games.engines.sokoban.solver import MEMORY_LIMIT, SOLVED, TIME_LIMIT, UNSOLVABLE, solve, to_lurd
 
 SHARED = Path(__file__).parents[2].parent / "shared" / "data" / "sokoban"
 LEVELS = load_levels(MICROBAN)
@@ -273,10 +275,13 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
         solve(LEVELS[92], "best", time_limit=10, threads=2)
 
 
-def core_search(board: Board, weight: int, *, tunnels: bool, both_ends: bool = False) -> tuple[str, list[int], int]:
+def core_search(
+    board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False
+) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
-        features=both_ends, backward=both_ends, tunnels=tunnels, memory_bytes=1 << 28, check=lambda expanded: None,
+        features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
+        check=lambda expanded: None,
     )
     return status, codes, expanded
 
@@ -327,5 +332,94 @@ def test_greedy_answers_with_tunnel_macros_replay_to_solved_states() -> None:
     for index in range(1, 155, 4):
         board = Board(LEVELS[index])
         status, codes, _ = core_search(board, 0, tunnels=True, both_ends=True)
+        assert status == core.SOLVED, f"level {index + 1}"
+        assert replay(LEVELS[index], to_lurd(board, codes)).solved, f"level {index + 1}"
+
+
+# A box stuck in a corner, so no solution; the other box's way to the goals
+# is a corridor, which a tunnel macro crosses in one move.
+CORNERED = """\
+#########
+#$   .  #
+# ##### #
+#@$    .#
+#########
+"""
+
+
+@needs_core
+def test_a_search_that_took_macros_proves_nothing_when_it_runs_out_of_positions() -> None:
+    board = Board(parse_level(CORNERED))
+    # The macro skipped positions, so running out is no proof of anything...
+    assert core_search(board, 0, tunnels=True)[0] == core.INCOMPLETE
+    # ...but without macros it is, and the pulls from the goals (which take
+    # none) go on alone and prove it.
+    assert core_search(board, 0, tunnels=False)[0] == core.EXHAUSTED
+    assert core_search(board, 0, tunnels=True, both_ends=True)[0] == core.EXHAUSTED
+    assert core_search(board, 1, tunnels=True)[0] == core.EXHAUSTED
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_solver_goes_on_to_its_next_search_when_one_ends_incomplete(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    searches = core.search
+    greedy: list[int] = []
+
+    def ending_incomplete(*greedy_searches: int) -> Callable[..., tuple[str, list[int], int, int]]:
+        """core.search, but the greedy searches numbered ``greedy_searches`` (from 1) end incomplete."""
+
+        def search(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
+            if kwargs["weight"] == 0:
+                greedy.append(1)
+                if len(greedy) in greedy_searches:
+                    return core.INCOMPLETE, [], 10, 10
+            return searches(*args, **kwargs)
+
+        return search
+
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)  # straight to the core's searches
+    monkeypatch.setattr(solver, "CORE_ASTAR_SHARE", 0.0)
+    # All of them: not solved in the time, and neither unsolvable nor out of memory.
+    monkeypatch.setattr(core, "search", ending_incomplete(*range(1, len(solver.GREEDY_RUNS) + 1)))
+    result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
+    assert result.status == TIME_LIMIT and len(greedy) == len(solver.GREEDY_RUNS)
+    # The first only: the next one solves it.
+    greedy.clear()
+    monkeypatch.setattr(core, "search", ending_incomplete(1))
+    result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
+    assert result.status == SOLVED and len(greedy) >= 2
+    assert replay(LEVELS[92], result.solution).solved
+
+
+# Goals in a dead-end row, to be filled from the far end: a box that reaches
+# the row's mouth is pushed on to the far end in one move (a goal-room macro).
+GOAL_ROW = """\
+############
+#          #
+#  $ $ $   #
+#  @       ####
+#          ...#
+###############
+"""
+
+
+@needs_core
+def test_a_goal_room_macro_fills_the_room_from_its_far_end_in_one_move() -> None:
+    level = parse_level(GOAL_ROW)
+    board = Board(level)
+    status, codes, expanded = core_search(board, 0, tunnels=True, goal_rooms=True)
+    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+    # Every push of a macro is given; fewer positions than without macros.
+    assert expanded < core_search(board, 0, tunnels=True)[2]
+    # A* takes no macros: the same proof, position for position.
+    assert core_search(board, 1, tunnels=True, goal_rooms=True) == core_search(board, 1, tunnels=True)
+
+
+@needs_core
+def test_greedy_answers_with_goal_room_macros_replay_to_solved_states() -> None:
+    for index in range(0, 155, 3):
+        board = Board(LEVELS[index])
+        status, codes, _ = core_search(board, 0, tunnels=True, both_ends=True, goal_rooms=True)
         assert status == core.SOLVED, f"level {index + 1}"
         assert replay(LEVELS[index], to_lurd(board, codes)).solved, f"level {index + 1}"

@@ -65,6 +65,17 @@ typedef struct {
     int weight, packing, corrals;
     /* Tunnel macros (greedy forward searches only): see tunnel_end. */
     int tunnels;
+    /* Goal-room macros (greedy forward searches only): see goal_macro. Each
+     * macro's pushes, kept as [count, push, push, ...] records in ``macros``
+     * (a macro move holds its record's offset); the path search's states
+     * (square * 4 + the direction of the push that brought the box there),
+     * their parents and marks, and the player's area at each state. */
+    int goal_macros;
+    uint32_t *macros;
+    size_t macro_length, macro_capacity;
+    int *mq_state, *mq_parent;
+    uint32_t *mq_visit, mq_stamp;
+    uint32_t *mq_reach, mq_reach_stamp;
     /* A backward search pulls boxes from the goals towards the start; its
      * "goals" are the start squares. */
     int backward;
@@ -123,8 +134,9 @@ typedef struct {
     int duals_ready;
     int64_t duals_total;
     const uint16_t **rows;
-    /* Counters. */
-    int64_t expanded, generated;
+    /* Counters; ``shortcuts``: macro moves made (tunnel or goal room), which
+     * make running out of positions no proof. */
+    int64_t expanded, generated, shortcuts;
 } Search;
 
 static inline Head *node_head(Search *s, int64_t node) {
@@ -846,18 +858,32 @@ static void moved_cells(Search *s, const uint16_t *cells, int index, int to, uin
     }
 }
 
-typedef enum { RUNNING, FOUND, MET, EXHAUSTED, OUT_OF_MEMORY, ERROR } Outcome;
+/* INCOMPLETE: out of positions, but macros skipped some (no proof). */
+typedef enum { RUNNING, FOUND, MET, EXHAUSTED, INCOMPLETE, OUT_OF_MEMORY, ERROR } Outcome;
 
 /* A stored move: the box's square before it (<< 2) and the direction, and
  * above MOVE_SHIFT how many pushes the move makes in that direction less one
- * (a tunnel macro's; 0 for a single push). */
+ * (a tunnel macro's; 0 for a single push). MACRO above MOVE_SHIFT marks a
+ * goal-room macro instead, whose record in s->macros starts at the offset
+ * below MOVE_SHIFT. */
 #define MOVE_SHIFT 24
+#define MACRO 0xFFu
+#define MACRO_LIMIT (1u << MOVE_SHIFT)
 
+static inline int is_macro(uint32_t move) { return (move >> MOVE_SHIFT) == MACRO; }
 static inline int move_from(uint32_t move) { return (int)((move >> 2) & ((1u << (MOVE_SHIFT - 2)) - 1)); }
 static inline int move_pushes(uint32_t move) { return (int)(move >> MOVE_SHIFT) + 1; }
+static inline const uint32_t *macro_record(Search *s, uint32_t move) {
+    return s->macros + (move & (MACRO_LIMIT - 1));
+}
 
 /* The square the move leaves its box on. */
 static inline int move_to(Search *s, uint32_t move) {
+    if (is_macro(move)) {
+        const uint32_t *record = macro_record(s, move);
+        uint32_t last = record[record[0]];
+        return (int)(last >> 2) + s->step[last & 3];
+    }
     return move_from(move) + move_pushes(move) * s->step[move & 3];
 }
 
@@ -878,7 +904,8 @@ static inline int corridor(Search *s, int cell, int d) {
 static int tunnel_end(Search *s, int from, int to, int d, int *pushes) {
     int step = s->step[d];
     *pushes = 1;
-    while (s->goal_of[to] < 0 && corridor(s, from, d) && corridor(s, to, d)) {
+    /* (At most MACRO - 1 pushes, so that the count fits beside the square.) */
+    while (*pushes < (int)MACRO - 1 && s->goal_of[to] < 0 && corridor(s, from, d) && corridor(s, to, d)) {
         int next = to + step;
         if (!s->floor[next] || s->occupant[next] || !s->live[next]) break;
         from = to;
@@ -886,6 +913,92 @@ static int tunnel_end(Search *s, int from, int to, int d, int *pushes) {
         ++*pushes;
     }
     return to;
+}
+
+/* Goal-room macros (after Junghanns and Schaeffer's goal macros, in Rolling
+ * Stone): a box pushed into a goal room with a packing order (a group of
+ * packing.py: side-by-side goals that must be filled deepest first) may be
+ * pushed on at once, in the same move, to the deepest goal of the room still
+ * empty, along the fewest pushes that keep it on the room's goals. Unlike
+ * Rolling Stone's, the macro is made beside the push, not instead of it:
+ * these rooms are not closed (on Microban, macros instead of the pushes lost
+ * the way on five levels). The box was pushed from ``from`` to ``to`` along
+ * ``d`` in ``pushes`` pushes (a tunnel macro's included), and s->occupant
+ * still has it on ``from``. Returns the offset of
+ * the macro's record in s->macros, its last square in ``*end`` and its pushes
+ * in ``*pushes``; -1 when there is nothing to add (not a room with an order,
+ * the box already inside or on a goal it may fill now, no way to the goal,
+ * or no room left for records). Greedy searches only: the macro skips the
+ * positions between, which a proof of optimality would need. */
+static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *end) {
+    int g = s->goal_of[to];
+    if (g < 0 || s->group[g] < 0) return -1;
+    int room = s->group[g];
+    if (s->goal_of[from] >= 0 && s->group[s->goal_of[from]] == room) return -1;
+    int deepest = -1;
+    for (int h = 0; h < s->goals; h++)
+        if (s->group[h] == room && (h == g || !s->occupant[s->goal_cell[h]]) && s->layer[h] > deepest)
+            deepest = s->layer[h];
+    if (s->layer[g] >= deepest) return -1;
+    /* Breadth first over (square, last push's direction), the player's area
+     * flooded afresh at each: the first deepest goal reached has the fewest pushes. */
+    int box = s->occupant[from];
+    s->occupant[from] = 0;
+    uint32_t visit = ++s->mq_stamp;
+    int head = 0, tail = 0, goal_state = -1;
+    s->mq_visit[to * 4 + d] = visit;
+    s->mq_parent[to * 4 + d] = -1;
+    s->mq_state[tail++] = to * 4 + d;
+    while (head < tail && goal_state < 0) {
+        int state = s->mq_state[head++];
+        int cell = state >> 2;
+        s->occupant[cell] = box;
+        flood(s, cell - s->step[state & 3], s->mq_reach, ++s->mq_reach_stamp);
+        s->occupant[cell] = 0;
+        for (int e = 0; e < 4; e++) {
+            int next = cell + s->step[e];
+            int h = s->goal_of[next];
+            if (h < 0 || s->group[h] != room || s->occupant[next] || s->mq_visit[next * 4 + e] == visit) continue;
+            if (s->mq_reach[cell - s->step[e]] != s->mq_reach_stamp) continue;
+            s->mq_visit[next * 4 + e] = visit;
+            s->mq_parent[next * 4 + e] = state;
+            s->mq_state[tail++] = next * 4 + e;
+            if (s->layer[h] == deepest) {
+                goal_state = next * 4 + e;
+                break;
+            }
+        }
+    }
+    s->occupant[from] = box;
+    if (goal_state < 0) return -1;
+    int path = 0;
+    for (int state = goal_state; s->mq_parent[state] >= 0; state = s->mq_parent[state]) path++;
+    size_t count = (size_t)*pushes + (size_t)path;
+    size_t offset = s->macro_length;
+    if (offset + count + 1 >= MACRO_LIMIT) return -1;
+    if (offset + count + 1 > s->macro_capacity) {
+        size_t capacity = s->macro_capacity ? s->macro_capacity * 2 : 4096;
+        while (capacity < offset + count + 1) capacity *= 2;
+        size_t grown = (capacity - s->macro_capacity) * sizeof(uint32_t);
+        if (s->bytes + grown > s->budget) return -1;
+        uint32_t *macros = realloc(s->macros, capacity * sizeof(uint32_t));
+        if (macros == NULL) return -1;
+        s->bytes += grown;
+        s->macros = macros;
+        s->macro_capacity = capacity;
+    }
+    uint32_t *record = s->macros + offset;
+    record[0] = (uint32_t)count;
+    for (int j = 0; j < *pushes; j++) record[1 + j] = ((uint32_t)(from + j * s->step[d]) << 2) | (uint32_t)d;
+    int k = (int)count;
+    for (int state = goal_state; s->mq_parent[state] >= 0; state = s->mq_parent[state]) {
+        int e = state & 3;
+        record[k--] = ((uint32_t)((state >> 2) - s->step[e]) << 2) | (uint32_t)e;
+    }
+    s->macro_length = offset + count + 1;
+    *pushes = (int)count;
+    *end = goal_state >> 2;
+    return (int64_t)offset;
 }
 
 /* Expand the node of ``top``: store and queue its children. A child that is
@@ -933,7 +1046,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
         if (!s->movable[i]) continue;
         int from = cells[i];
-        for (int d = 0; d < 4; d++) {
+        for (int d = 0; d < 4 && outcome == RUNNING; d++) {
             int to, stand;
             uint32_t move;
             if (s->backward) {
@@ -959,76 +1072,102 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                     move |= (uint32_t)(pushes - 1) << MOVE_SHIFT;
                 }
             }
-            s->occupant[from] = 0;
-            s->occupant[to] = i + 1;
-            if (!s->backward && freeze_deadlock(s, to)) {
+            /* The single push a tunnel macro replaces is never made. */
+            if (pushes > 1) s->shortcuts++;
+            /* A goal-room macro is a second child beside the push that enters
+             * the room (the box may have to pass through, or wait at the
+             * door): a shortcut the greedy order takes when it looks best,
+             * which prunes nothing. Its record is dropped again if its child
+             * is not kept. */
+            int variants = 1, macro_end = 0, macro_pushes = pushes;
+            int64_t offset = -1;
+            size_t macro_mark = s->macro_length;
+            if (s->goal_macros) {
+                offset = goal_macro(s, from, to, d, &macro_pushes, &macro_end);
+                if (offset >= 0) variants = 2;
+            }
+            for (int variant = 0; variant < variants && outcome == RUNNING; variant++) {
+                if (variant == 1) {
+                    to = macro_end;
+                    stand = (int)(s->macros[offset + s->macros[offset]] >> 2);
+                    pushes = macro_pushes;
+                    move = (MACRO << MOVE_SHIFT) | (uint32_t)offset;
+                }
+                s->occupant[from] = 0;
+                s->occupant[to] = i + 1;
+                if (!s->backward && freeze_deadlock(s, to)) {
+                    s->occupant[to] = 0;
+                    s->occupant[from] = i + 1;
+                    if (variant == 1) s->macro_length = macro_mark;
+                    continue;
+                }
+                int row_of;
+                moved_cells(s, cells, i, to, child, &row_of);
+                int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+                uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
+                hash ^= player_mix(s, child_player);
+                int64_t known = find(s, hash, child_player, child);
+                int child_g = g + pushes;
+                int skip = 0;
+                if (known >= 0) {
+                    Head *kh = node_head(s, known);
+                    if (!s->weight || child_g >= kh->g) skip = 1;
+                }
+                int64_t bound = 0;
+                int cell = 0;
+                if (!skip) {
+                    bound = child_bound(s, i, to);
+                    if (bound >= INF) {
+                        skip = 1;
+                    } else {
+                        int disorder = s->packing || s->features ? out_of_order(s) : 0;
+                        bound += (int64_t)s->packing * disorder;
+                        if (s->features) cell = feature_cell(s, disorder);
+                    }
+                }
+                int solved = !skip && !s->backward && bound == 0;
                 s->occupant[to] = 0;
                 s->occupant[from] = i + 1;
-                continue;
-            }
-            int row_of;
-            moved_cells(s, cells, i, to, child, &row_of);
-            int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
-            uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
-            hash ^= player_mix(s, child_player);
-            int64_t known = find(s, hash, child_player, child);
-            int child_g = g + pushes;
-            int skip = 0;
-            if (known >= 0) {
-                Head *kh = node_head(s, known);
-                if (!s->weight || child_g >= kh->g) skip = 1;
-            }
-            int64_t bound = 0;
-            int cell = 0;
-            if (!skip) {
-                bound = child_bound(s, i, to);
-                if (bound >= INF) {
-                    skip = 1;
-                } else {
-                    int disorder = s->packing || s->features ? out_of_order(s) : 0;
-                    bound += (int64_t)s->packing * disorder;
-                    if (s->features) cell = feature_cell(s, disorder);
+                if (skip) {
+                    if (variant == 1) s->macro_length = macro_mark;
+                    continue;
                 }
-            }
-            int solved = !skip && !s->backward && bound == 0;
-            s->occupant[to] = 0;
-            s->occupant[from] = i + 1;
-            if (skip) continue;
-            int64_t target;
-            if (known >= 0) {
-                /* A shorter way to a known position (A* only): reopen it. */
-                Head *kh = node_head(s, known);
-                kh->parent = (int32_t)node;
-                kh->move = move;
-                kh->g = child_g;
-                kh->closed = 0;
-                target = known;
-            } else {
-                target = add(s, hash, child_player, child, node, move, child_g);
-                if (target < 0) {
+                int64_t target;
+                if (known >= 0) {
+                    /* A shorter way to a known position (A* only): reopen it. */
+                    Head *kh = node_head(s, known);
+                    kh->parent = (int32_t)node;
+                    kh->move = move;
+                    kh->g = child_g;
+                    kh->closed = 0;
+                    target = known;
+                } else {
+                    target = add(s, hash, child_player, child, node, move, child_g);
+                    if (target < 0) {
+                        outcome = OUT_OF_MEMORY;
+                        break;
+                    }
+                    s->generated++;
+                }
+                if (!s->weight && solved) {
+                    *found = target;
+                    outcome = FOUND;
+                    break;
+                }
+                if (other != NULL) {
+                    int64_t meeting = find(other, hash, child_player, child);
+                    if (meeting >= 0) {
+                        *found = target;
+                        *met = meeting;
+                        outcome = MET;
+                        break;
+                    }
+                }
+                int32_t priority = (int32_t)(s->weight * child_g + bound);
+                if (!heap_push(s, cell, priority, -child_g, target)) {
                     outcome = OUT_OF_MEMORY;
                     break;
                 }
-                s->generated++;
-            }
-            if (!s->weight && solved) {
-                *found = target;
-                outcome = FOUND;
-                break;
-            }
-            if (other != NULL) {
-                int64_t meeting = find(other, hash, child_player, child);
-                if (meeting >= 0) {
-                    *found = target;
-                    *met = meeting;
-                    outcome = MET;
-                    break;
-                }
-            }
-            int32_t priority = (int32_t)(s->weight * child_g + bound);
-            if (!heap_push(s, cell, priority, -child_g, target)) {
-                outcome = OUT_OF_MEMORY;
-                break;
             }
         }
     }
@@ -1038,11 +1177,15 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
 
 /* The search loop: one search, or two from both ends taking turns (the
  * forward one, with its corral and freeze pruning, FORWARD_TURNS times for
- * each backward expansion). */
+ * each backward expansion). A search that runs out of positions proves the
+ * level unsolvable only if it took no macro (one may have skipped the way);
+ * otherwise the backward search, which takes none, goes on alone, and a
+ * forward search alone ends INCOMPLETE. */
 #define FORWARD_TURNS 2
 
 static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *found, int64_t *met, int *side) {
     int64_t turn = 0;
+    int forward_done = 0;
     while (1) {
         int64_t expanded = forward->expanded + (backward ? backward->expanded : 0);
         PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
@@ -1057,12 +1200,19 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *
         for (int i = 0; i < CHECK_EVERY && outcome == RUNNING; i++) {
             Search *s = forward, *other = backward;
             *side = 0;
-            if (backward != NULL && turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS) {
+            if (backward != NULL && (forward_done || turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS)) {
                 s = backward;
                 other = forward;
                 *side = 1;
             }
-            outcome = s->open ? expand(s, other, next_entry(s), found, met) : EXHAUSTED;
+            if (s->open)
+                outcome = expand(s, other, next_entry(s), found, met);
+            else if (!s->shortcuts)
+                outcome = EXHAUSTED;
+            else if (s == forward && backward != NULL)
+                forward_done = 1;
+            else
+                outcome = INCOMPLETE;
         }
         Py_END_ALLOW_THREADS
         if (outcome != RUNNING) return outcome;
@@ -1084,7 +1234,8 @@ static void release(Search *s) {
                        s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
                        s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_cells,
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
-                       s->verdict_key, s->verdict};
+                       s->verdict_key, s->verdict, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
+                       s->mq_reach};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -1299,9 +1450,11 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
     for (; node_head(s, node)->parent >= 0; node = node_head(s, node)->parent) {
         uint32_t move = node_head(s, node)->move;
         int d = (int)(move & 3), from = move_from(move);
-        /* A tunnel macro's pushes one by one, last first (the list is reversed after). */
-        for (int j = move_pushes(move) - 1; j >= 0; j--) {
-            PyObject *code = PyLong_FromUnsignedLong(((uint32_t)(from + j * s->step[d]) << 2) | (uint32_t)d);
+        const uint32_t *record = is_macro(move) ? macro_record(s, move) : NULL;
+        /* A macro's pushes one by one, last first (the list is reversed after). */
+        for (int j = (record ? (int)record[0] : move_pushes(move)) - 1; j >= 0; j--) {
+            uint32_t push = record ? record[1 + j] : ((uint32_t)(from + j * s->step[d]) << 2) | (uint32_t)d;
+            PyObject *code = PyLong_FromUnsignedLong(push);
             if (code == NULL || PyList_Append(list, code) < 0) {
                 Py_XDECREF(code);
                 return 0;
@@ -1314,7 +1467,7 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
-    "       budget, check, tunnels=False) -> (status, pushes, expanded, generated)\n\n"
+    "       budget, check, tunnels=False, goal_rooms=False) -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
     "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
@@ -1328,18 +1481,21 @@ static const char search_doc[] =
     "features: one open list per feature cell (boxes packed, free regions), taken in turn.\n"
     "tunnels (greedy forward searches only): a box pushed into a one-wide corridor with the\n"
     "player behind it is pushed on in the same move while the corridor lasts.\n"
+    "goal_rooms (greedy forward searches only): a push into a goal room with a packing order\n"
+    "gets a second child, the box pushed on in the same move to the room's deepest empty goal.\n"
     "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
     "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
-    "LURD), 'exhausted' or 'memory'.";
+    "LURD), 'exhausted' (no solution), 'incomplete' (out of positions after macros skipped\n"
+    "some: no proof) or 'memory'.";
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
-    int width, player, weight, packing, corrals, features, tunnels = 0;
+    int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|p", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|pp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
-                          &tunnels))
+                          &tunnels, &goal_rooms))
         return NULL;
     Search forward, backward;
     Targets forward_targets, backward_targets;
@@ -1358,6 +1514,18 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
     if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share)) goto done;
     forward.tunnels = tunnels && weight == 0;
+    if (goal_rooms && weight == 0 && forward.groups) {
+        size_t states = (size_t)forward.size * 4;
+        forward.mq_state = calloc(states, sizeof(int));
+        forward.mq_parent = calloc(states, sizeof(int));
+        forward.mq_visit = calloc(states, sizeof(uint32_t));
+        forward.mq_reach = calloc((size_t)forward.size, sizeof(uint32_t));
+        if (!forward.mq_state || !forward.mq_parent || !forward.mq_visit || !forward.mq_reach) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        forward.goal_macros = 1;
+    }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share))
         goto done;
     int n = forward.boxes;
@@ -1407,7 +1575,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int side = 0;
     if (roots_stored) outcome = run(&forward, two_ends ? &backward : NULL, check, &found, &met, &side);
     if (outcome == ERROR) goto done;
-    const char *status = outcome == EXHAUSTED ? "exhausted" : outcome == OUT_OF_MEMORY ? "memory" : "solved";
+    const char *status = outcome == EXHAUSTED    ? "exhausted"
+                         : outcome == INCOMPLETE ? "incomplete"
+                         : outcome == OUT_OF_MEMORY ? "memory"
+                                                    : "solved";
     PyObject *pushes = PyList_New(0);
     if (pushes == NULL) goto done;
     if (outcome == FOUND || outcome == MET) {

@@ -29,9 +29,11 @@ except ImportError:  # not built here: the pure-Python searches do the work
 
 AVAILABLE: Final = _core is not None
 
-# How the core ended: a solution, no solution at all, or its memory budget spent.
+# How the core ended: a solution, no solution at all, out of positions after
+# macros skipped some (no proof either way), or its memory budget spent.
 SOLVED: Final = "solved"
 EXHAUSTED: Final = "exhausted"
+INCOMPLETE: Final = "incomplete"
 MEMORY: Final = "memory"
 
 # How the forward search uses corrals (_core.c, pi_corral): not at all;
@@ -106,6 +108,7 @@ def search(
     features: bool = False,
     backward: bool = False,
     tunnels: bool = False,
+    goal_rooms: bool = False,
     memory_bytes: int,
     check: Callable[[int], object],
 ) -> tuple[str, list[int], int, int]:
@@ -118,7 +121,10 @@ def search(
     search by pulls from the solved position takes turns with the forward
     one until they meet (see _core.c); ``tunnels``: a greedy forward search
     pushes a box on through a one-wide corridor in one move (tunnel macros;
-    ignored by A*, whose proofs they could break). ``check(expanded)`` is called now and
+    ignored by A*, whose proofs they could break); ``goal_rooms``: in a
+    greedy forward search a push into a goal room with a packing order gets a
+    second child, the box pushed on to the room's deepest empty goal in one
+    move (goal-room macros; ignored by A* too). ``check(expanded)`` is called now and
     then; whatever it raises stops the search and comes out of this call.
     """
     if _core is None:
@@ -138,5 +144,6 @@ def search(
         max(0, memory_bytes),
         check,
         tunnels,
+        goal_rooms,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -919,6 +919,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 features=features,
                 backward=not weight,
                 tunnels=True,
+                goal_rooms=True,
                 memory_bytes=budget.memory_left(),
                 check=check,
             )
@@ -938,6 +939,9 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         if status == core.EXHAUSTED:
             # (Never with an answer in hand; if it were, the answer would stand.)
             return first if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
+        if status == core.INCOMPLETE:
+            # Its macros skipped the way, if there is one: the next search looks afresh.
+            continue
         # Out of memory: the next search starts afresh with all of it.
         memory_stop = True
     if first.solved:
@@ -1010,7 +1014,7 @@ def _parallel_portfolio(
             try:
                 status, codes, searched, generated = core.search(
                     prepared, weight=weight, packing=penalty, features=features,
-                    corrals=core.PI_CORRALS, tunnels=True,
+                    corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True,
                     backward=not weight, memory_bytes=memory_each, check=check,
                 )
             except _Stop as stop:
@@ -1041,8 +1045,9 @@ def _parallel_portfolio(
                         over.set()
                     else:
                         held.set()
-                elif status not in (core.SOLVED, core.EXHAUSTED):
+                elif status == core.MEMORY:
                     stops.append(MEMORY_LIMIT)  # this search's share ran out; the next starts afresh
+                # (INCOMPLETE: its macros skipped the way, if there is one; the next search looks afresh.)
 
     budget.deadline = end
     workers = [threading.Thread(target=lane, name=f"solver-{i}") for i in range(threads)]
