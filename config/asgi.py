@@ -20,9 +20,9 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.wsgi import get_wsgi_application  # noqa: E402
+from core.handler import wsgi_application  # noqa: E402
 
-django_wsgi_app = get_wsgi_application()
+django_wsgi_app = wsgi_application()
 
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
