@@ -231,9 +231,14 @@ def test_resigning_from_four_player_quoridor_hands_the_seat_to_an_ai(
     assert bob_seat["resigned"] and bob_seat["bot"] == "random"
     again = bob.post(f"/api/matches/{match_id}/resign/")
     assert again.status_code == 409 and again.json()["code"] == "resigned"
-    # Play on: people move at random, the scheduler moves for bob's seat.
-    import random
+    # Play on: the scheduler moves at random for bob's seat; the people walk
+    # their shortest paths (the easy AI's choice), so the match ends within a
+    # few dozen plies whatever its seed. People moving at random made the
+    # length a random walk's: about one match in twenty ran past 600 plies.
+    from games.engines.registry import get_engine
+    from games.selectors import match_state
 
+    quoridor = get_engine("quoridor")
     rng = random.Random(3)
     people = {p.username: p for p in (alice, carol, dave)}
     for _ in range(600):
@@ -247,7 +252,10 @@ def test_resigning_from_four_player_quoridor_hands_the_seat_to_an_ai(
             continue
         person = people[mover["username"]]
         mine = person.get(f"/api/matches/{match_id}/").json()
-        response = play(person, mine, rng.choice(mine["legal_moves"]))
+        state = match_state(Match.objects.select_related("room").get(pk=match_id))
+        walk = quoridor.bot("easy").play(quoridor, state, seat, rng)
+        assert walk in mine["legal_moves"]
+        response = play(person, mine, walk)
         assert response.status_code == 201, response.json()
     assert detail["status"] == "finished"
     assert detail["result"]["results"][bob_seat["seat"]] == "loss"
