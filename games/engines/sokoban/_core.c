@@ -121,7 +121,12 @@ typedef struct {
      * squares, the small search's own board, marks and nodes, and the
      * verdicts so far (a verdict holds wherever the other boxes are). */
     int corral_mode;
-    int *cs_occupant, *cs_free, cs_free_count, cs_boxes;
+    int *cs_occupant, *cs_free, cs_free_count, cs_boxes, cs_limit;
+    /* Box-set deadlocks (box_set_deadlock): the most boxes a set may have (0:
+     * off), and the tests and deadlocks so far. */
+    int box_sets;
+    uint16_t *set_order;
+    int64_t set_tests, set_deadlocks;
     uint16_t *cs_cells, *cs_nodes, *cs_child;
     uint32_t *cs_reach, *cs_seen, cs_stamp;
     int32_t *cs_table, *cs_slot;
@@ -137,6 +142,10 @@ typedef struct {
     /* Counters; ``shortcuts``: macro moves made (tunnel or goal room), which
      * make running out of positions no proof. */
     int64_t expanded, generated, shortcuts;
+    /* For a trace (search's ``trace``): the last node this search expanded,
+     * its priority, and the lowest priority it has expanded. */
+    int64_t last_node;
+    int32_t last_priority, best_priority;
 } Search;
 
 static inline Head *node_head(Search *s, int64_t node) {
@@ -443,6 +452,12 @@ static int freeze_deadlock(Search *s, int cell) {
 #define CORRAL_NODES 2048
 #define CORRAL_TABLE (4 * CORRAL_NODES)
 #define VERDICTS (1 << 18)
+/* A box-set search's nodes, and how far (steps over the floor) from the
+ * pushed box the boxes of its set may stand: the sets that prove deadlocks
+ * are small and close, and a search of far-apart boxes seldom ends (no
+ * verdict, all its cost lost). */
+#define SET_NODES 256
+#define SET_RADIUS 4
 enum { UNKNOWN = 0, DEADLOCK = 1, OPEN = 2 };
 
 static uint64_t corral_key(Search *s, const uint16_t *cells, int k, int player) {
@@ -464,7 +479,7 @@ static int corral_store(Search *s, const uint16_t *cells, int player, int *count
             return -1;
         i = (i + 1) & (CORRAL_TABLE - 1);
     }
-    if (*count >= CORRAL_NODES) return -2;
+    if (*count >= s->cs_limit) return -2;
     int node = (*count)++;
     uint16_t *record = s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1);
     memcpy(record, cells, (size_t)k * 2);
@@ -650,11 +665,71 @@ static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
                     }
                 s->cs_boxes = k;
                 s->cs_free_count = free_count;
+                s->cs_limit = CORRAL_NODES;
                 if (corral_deadlock(s, player)) return 0;
             }
         }
     }
     return found;
+}
+
+/* --- box-set deadlocks ------------------------------------------------------ */
+
+/* Box-set deadlocks (after Junghanns and Schaeffer's pattern searches in
+ * Rolling Stone, reduced to deadlocks): the box just pushed to ``pushed``
+ * and the boxes nearest it (steps over the floor, through boxes) are
+ * searched alone, every other box taken off the board, the player in his
+ * area, with corral_deadlock's small search and no corral: if they can
+ * never all stand on goals, no solution exists, since taking boxes away
+ * never makes a push impossible. Sets of 2, 4, 8 boxes up to ``box_sets``
+ * are tried in turn (each a bounded search; a larger set sees more, costs
+ * more). Measured on the unsolved classic levels (bench/sokoban_plateau.py):
+ * 60-95% of the positions a greedy search expands there are already lost,
+ * most often since a push 10-20 pushes earlier, below which tens of
+ * thousands of positions are searched in vain; no freeze or PI-corral
+ * shows those. The verdicts are kept by the boxes and the player's area
+ * (shared with the corral searches': a deadlock is one either way). */
+static int box_set_deadlock(Search *s, int player, int pushed) {
+    int limit = s->box_sets < CORRAL_BOXES ? s->box_sets : CORRAL_BOXES;
+    if (limit > s->boxes) limit = s->boxes;
+    /* The boxes in order of their steps from the pushed one. */
+    uint32_t stamp = ++s->seen_stamp;
+    int head = 0, tail = 0, found = 0, level_end = 1, steps = 0;
+    s->seen[pushed] = stamp;
+    s->queue[tail++] = pushed;
+    while (head < tail && found < limit) {
+        if (head == level_end) {
+            if (++steps > SET_RADIUS) break;
+            level_end = tail;
+        }
+        int cell = s->queue[head++];
+        if (s->occupant[cell]) s->set_order[found++] = (uint16_t)cell;
+        for (int d = 0; d < 4; d++) {
+            int next = cell + s->step[d];
+            if (s->floor[next] && s->seen[next] != stamp) {
+                s->seen[next] = stamp;
+                s->queue[tail++] = next;
+            }
+        }
+    }
+    s->cs_free_count = 0;
+    s->cs_limit = SET_NODES;
+    for (int k = 2; k <= found; k = k * 2 > found && k < found ? found : k * 2) {
+        memcpy(s->cs_cells, s->set_order, (size_t)k * sizeof(uint16_t));
+        for (int i = 1; i < k; i++)
+            for (int j = i; j > 0 && s->cs_cells[j] < s->cs_cells[j - 1]; j--) {
+                uint16_t swap = s->cs_cells[j];
+                s->cs_cells[j] = s->cs_cells[j - 1];
+                s->cs_cells[j - 1] = swap;
+            }
+        s->cs_boxes = k;
+        s->set_tests++;
+        if (corral_deadlock(s, player)) {
+            s->set_deadlocks++;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* --- the matching bound --------------------------------------------------- */
@@ -1029,6 +1104,9 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         }
     }
     s->expanded++;
+    s->last_node = node;
+    s->last_priority = top.priority;
+    if (head->parent >= 0 && top.priority < s->best_priority) s->best_priority = top.priority;
     for (int i = 0; i < n; i++) {
         s->occupant[cells[i]] = i + 1;
         s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
@@ -1041,6 +1119,9 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         int pushed = head->parent >= 0 ? move_to(s, head->move) : -1;
         restrict_ = pi_corral(s, cells, player, pushed);
     }
+    if (s->box_sets && !s->backward && restrict_ != 0 && head->parent >= 0 &&
+        box_set_deadlock(s, player, move_to(s, head->move)))
+        restrict_ = 0;
     s->duals_ready = 0;
     Outcome outcome = RUNNING;
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
@@ -1183,7 +1264,10 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
  * forward search alone ends INCOMPLETE. */
 #define FORWARD_TURNS 2
 
-static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *found, int64_t *met, int *side) {
+static int trace_point(Search *forward, Search *backward, PyObject *trace);
+
+static Outcome run(Search *forward, Search *backward, PyObject *check, PyObject *trace, int64_t *found, int64_t *met,
+                   int *side) {
     int64_t turn = 0;
     int forward_done = 0;
     while (1) {
@@ -1191,6 +1275,7 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *
         PyObject *answer = PyObject_CallFunction(check, "L", (long long)expanded);
         if (answer == NULL) return ERROR;
         Py_DECREF(answer);
+        if (trace != NULL && forward->last_node >= 0 && !trace_point(forward, backward, trace)) return ERROR;
         Outcome outcome = RUNNING;
         /* The expansions between two checks touch no Python object: the
          * interpreter's lock is let go meanwhile, so that other threads run
@@ -1219,6 +1304,35 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, int64_t *
     }
 }
 
+/* A trace's record of the forward search now, at a check: (expanded by
+ * both ends, bytes held by both, lowest priority expanded so far, the last
+ * expanded node's priority and pushes, its boxes and player, the pushes
+ * to it from the start, the box-set tests and deadlocks so far). Measurement only (bench/sokoban_plateau.py): which positions a search spends itself on. */
+static int append_moves(Search *s, int64_t node, PyObject *list);
+
+static int trace_point(Search *forward, Search *backward, PyObject *trace) {
+    Head *h = node_head(forward, forward->last_node);
+    const uint16_t *cells = node_boxes(forward, forward->last_node);
+    PyObject *boxes = PyTuple_New(forward->boxes);
+    if (boxes == NULL) return 0;
+    for (int i = 0; i < forward->boxes; i++) PyTuple_SET_ITEM(boxes, i, PyLong_FromLong(cells[i]));
+    long long expanded = forward->expanded + (backward ? backward->expanded : 0);
+    unsigned long long bytes = forward->bytes + (backward ? backward->bytes : 0);
+    PyObject *path = PyList_New(0);
+    if (path == NULL || !append_moves(forward, forward->last_node, path) || PyList_Reverse(path) < 0) {
+        Py_XDECREF(path);
+        Py_DECREF(boxes);
+        return 0;
+    }
+    PyObject *point = Py_BuildValue("(LKiiiNiNLL)", expanded, bytes, (int)forward->best_priority,
+                                    (int)forward->last_priority, (int)h->g, boxes, (int)h->player, path,
+                                    (long long)forward->set_tests, (long long)forward->set_deadlocks);
+    if (point == NULL) return 0;
+    int ok = PyList_Append(trace, point) == 0;
+    Py_DECREF(point);
+    return ok;
+}
+
 static void release(Search *s) {
     for (size_t i = 0; i < s->chunk_count; i++) free(s->chunks[i]);
     free(s->chunks);
@@ -1234,7 +1348,7 @@ static void release(Search *s) {
                        s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
                        s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_cells,
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
-                       s->verdict_key, s->verdict, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
+                       s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
                        s->mq_reach};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
@@ -1277,7 +1391,7 @@ static void release_targets(Targets *t) {
 
 /* Everything a search needs, sized for the board; 0 with an exception set. */
 static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *t, int weight, int packing,
-                   int corrals, int features, int backward, size_t budget) {
+                   int corrals, int features, int backward, size_t budget, int box_sets) {
     int size = (int)floor->len;
     int n = (int)PyList_GET_SIZE(t->goals);
     if (t->live.len != size || n < 1 || width < 3 || size > 65535 || t->dist.len != (Py_ssize_t)size * n * 2) {
@@ -1340,10 +1454,12 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->fg_boxes = calloc((size_t)n, sizeof(int));
     s->fg_owner = calloc((size_t)n, sizeof(int));
     s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
-    if (corrals > 1 && !backward) {
+    s->box_sets = backward ? 0 : box_sets;
+    if ((corrals > 1 || s->box_sets) && !backward) {
         s->cs_occupant = calloc((size_t)size, sizeof(int));
         s->cs_free = calloc((size_t)size, sizeof(int));
         s->cs_cells = calloc(CORRAL_BOXES, sizeof(uint16_t));
+        s->set_order = calloc(CORRAL_BOXES, sizeof(uint16_t));
         s->cs_child = calloc(2 * (CORRAL_BOXES + 1), sizeof(uint16_t));
         s->cs_nodes = calloc((size_t)CORRAL_NODES * (CORRAL_BOXES + 1), sizeof(uint16_t));
         s->cs_reach = calloc((size_t)size, sizeof(uint32_t));
@@ -1353,7 +1469,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->cs_hashes = calloc(CORRAL_NODES, sizeof(uint64_t));
         s->verdict_key = calloc(VERDICTS, sizeof(uint64_t));
         s->verdict = calloc(VERDICTS, 1);
-        if (!s->cs_occupant || !s->cs_free || !s->cs_cells || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
+        if (!s->cs_occupant || !s->cs_free || !s->cs_cells || !s->set_order || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
             !s->cs_seen || !s->cs_table || !s->cs_slot || !s->cs_hashes || !s->verdict_key || !s->verdict) {
             PyErr_NoMemory();
             return 0;
@@ -1467,7 +1583,8 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
-    "       budget, check, tunnels=False, goal_rooms=False) -> (status, pushes, expanded, generated)\n\n"
+    "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0)\n"
+    "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
     "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
@@ -1486,17 +1603,27 @@ static const char search_doc[] =
     "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
     "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
     "LURD), 'exhausted' (no solution), 'incomplete' (out of positions after macros skipped\n"
-    "some: no proof) or 'memory'.";
+    "some: no proof) or 'memory'. trace (measurement), if a list: at each check a tuple\n"
+    "(expanded, bytes, lowest priority expanded, last priority, its pushes, its boxes, its\n"
+    "player, the pushes to it from the start, box-set tests and deadlocks so far) of the\n"
+    "forward search is appended.\n"
+    "box_sets (forward searches): at each expansion the box just pushed and its nearest\n"
+    "boxes, 2, 4, 8 up to box_sets of them, are searched alone; a set that can never reach\n"
+    "goals is a deadlock (0: off).";
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
-    int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0;
+    int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0;
     Py_buffer floor;
-    PyObject *boxes, *forward_spec, *backward_spec, *check;
+    PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|pp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOi", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
-                          &tunnels, &goal_rooms))
+                          &tunnels, &goal_rooms, &trace, &box_sets))
         return NULL;
+    if (trace != Py_None && !PyList_Check(trace)) {
+        PyErr_SetString(PyExc_TypeError, "trace: a list or None");
+        return NULL;
+    }
     Search forward, backward;
     Targets forward_targets, backward_targets;
     memset(&forward, 0, sizeof forward);
@@ -1512,7 +1639,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         goto done;
     }
     size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
-    if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share)) goto done;
+    if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share, box_sets))
+        goto done;
     forward.tunnels = tunnels && weight == 0;
     if (goal_rooms && weight == 0 && forward.groups) {
         size_t states = (size_t)forward.size * 4;
@@ -1526,7 +1654,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         forward.goal_macros = 1;
     }
-    if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share))
+    if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0))
         goto done;
     int n = forward.boxes;
     if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||
@@ -1573,7 +1701,11 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     int64_t found = -1, met = -1;
     int side = 0;
-    if (roots_stored) outcome = run(&forward, two_ends ? &backward : NULL, check, &found, &met, &side);
+    forward.last_node = -1;
+    forward.best_priority = INT32_MAX;
+    if (roots_stored)
+        outcome = run(&forward, two_ends ? &backward : NULL, check, trace == Py_None ? NULL : trace, &found, &met,
+                      &side);
     if (outcome == ERROR) goto done;
     const char *status = outcome == EXHAUSTED    ? "exhausted"
                          : outcome == INCOMPLETE ? "incomplete"

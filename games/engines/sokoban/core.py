@@ -47,6 +47,10 @@ NO_CORRALS: Final = 0
 PI_CORRALS: Final = 1
 CORRAL_DEADLOCKS: Final = 2
 
+# What a trace (search's ``trace``) gets at each check: expanded, bytes, lowest
+# priority, last priority, its pushes, boxes, player, path, box-set tests, deadlocks.
+TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int]
+
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
 
@@ -111,6 +115,9 @@ def search(
     goal_rooms: bool = False,
     memory_bytes: int,
     check: Callable[[int], object],
+    trace: list[TracePoint] | None = None,
+    start: tuple[list[int], int] | None = None,
+    box_sets: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -126,6 +133,17 @@ def search(
     second child, the box pushed on to the room's deepest empty goal in one
     move (goal-room macros; ignored by A* too). ``check(expanded)`` is called now and
     then; whatever it raises stops the search and comes out of this call.
+    ``trace`` (measurement, bench/sokoban_plateau.py): a list that gets, at each
+    check, (expanded, bytes held, lowest priority the forward search expanded,
+    its last expanded position's priority, pushes, boxes and player, the
+    push codes that led there from the start, and the box-set tests and
+    deadlocks so far).
+    ``start`` (boxes, player): search from there instead of the level's start
+    (forward searches only: the pulls' targets are the level's start).
+    ``box_sets``: at each expansion of a forward search, the box just pushed
+    and its nearest boxes (2, 4, 8 up to ``box_sets`` of them) are searched
+    alone, and a set that can never all reach goals prunes the position as
+    lost (box-set deadlocks, _core.c; sound, so A* may take them; 0: off).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -133,8 +151,8 @@ def search(
     status, codes, expanded, generated = _core.search(
         board.width,
         core_board.floor,
-        list(bits(board.start_boxes)),
-        board.start_player,
+        list(bits(board.start_boxes)) if start is None else start[0],
+        board.start_player if start is None else start[1],
         core_board.forward,
         core_board.backward if backward else None,
         weight,
@@ -145,5 +163,7 @@ def search(
         check,
         tunnels,
         goal_rooms,
+        trace,
+        box_sets,
     )
     return str(status), list(codes), int(expanded), int(generated)

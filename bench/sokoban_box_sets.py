@@ -1,0 +1,107 @@
+"""The compiled core's searches with and without box-set deadlocks, side by side.
+
+    .venv/bin/python bench/sokoban_box_sets.py [--sets holland] [--levels 8,37] [--cpu 20]
+        [--box-sets 0,4,8] [--astar]
+
+For each level of each set, the core's greedy search as the solver's
+portfolio runs it (from both ends, feature cells, packing penalty 3, tunnel
+and goal-room macros), or with ``--astar`` the core's A* as the solver runs
+it (PI-corrals, no macros), runs for at most ``--cpu`` seconds of CPU once
+per ``--box-sets`` setting (core.search's ``box_sets``: 0 is off). The runs
+of a level follow each other, so the machine's load touches them alike.
+Every answer is replayed through the engine; A*'s answers are checked to be
+as short with box sets as without (deadlock pruning keeps the optimum).
+Reports per set: levels solved by each setting, the expansions and pushes
+of the levels all solved, and the CPU spent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.machine import machine_line  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, SHARED, CpuLimit, OutOfTime, level_numbers  # noqa: E402
+from games.engines.sokoban import core, load_levels  # noqa: E402
+from games.engines.sokoban.board import Board  # noqa: E402
+from games.engines.sokoban.engine import replay  # noqa: E402
+from games.engines.sokoban.levels import Level  # noqa: E402
+from games.engines.sokoban.solver import PACKING_PENALTY, to_lurd  # noqa: E402
+
+
+def run(level: Level, prepared: core.CoreBoard, box_sets: int, astar: bool, cpu: float) -> tuple[int | None, int, float]:
+    """(pushes or None, expansions, CPU seconds) of one search within ``cpu`` seconds."""
+    check = CpuLimit(cpu)
+    try:
+        if astar:
+            status, codes, expanded, _ = core.search(
+                prepared, weight=1, packing=0, corrals=core.PI_CORRALS, memory_bytes=2 << 30, check=check,
+                box_sets=box_sets,
+            )
+        else:
+            status, codes, expanded, _ = core.search(
+                prepared, weight=0, packing=PACKING_PENALTY, corrals=core.PI_CORRALS, features=True,
+                backward=True, tunnels=True, goal_rooms=True, memory_bytes=2 << 30, check=check,
+                box_sets=box_sets,
+            )
+    except OutOfTime:
+        return None, check.reached, check.spent
+    spent = check.spent
+    if status != core.SOLVED:
+        return None, expanded, spent
+    if not replay(level, to_lurd(prepared.board, codes)).solved:
+        raise AssertionError(f"an answer that does not solve its level (box_sets={box_sets})")
+    return len(codes), expanded, spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="holland", help="comma-separated: " + ", ".join(COLLECTIONS))
+    parser.add_argument("--levels", default="", help="level numbers, e.g. 1-20,33 (default: all)")
+    parser.add_argument("--cpu", type=float, default=20.0, help="CPU seconds a level and setting")
+    parser.add_argument("--box-sets", default="0,8", help="comma-separated settings of box_sets (0: off)")
+    parser.add_argument("--astar", action="store_true", help="the core's A* instead of its greedy search")
+    args = parser.parse_args()
+    settings = [int(value) for value in args.box_sets.split(",")]
+    kind = "A* (PI-corrals)" if args.astar else (
+        f"greedy search (both ends, feature cells, packing {PACKING_PENALTY}, tunnels, goal rooms)")
+    print(f"core {kind}, {args.cpu:g} s of CPU a level and setting; box sets {settings}")
+    print(f"machine: {machine_line()}")
+    for name in args.sets.split(","):
+        levels = load_levels(SHARED / COLLECTIONS[name][1])
+        numbers = sorted(level_numbers(args.levels)) if args.levels else range(1, len(levels) + 1)
+        solved = dict.fromkeys(settings, 0)
+        seconds = dict.fromkeys(settings, 0.0)
+        expansions = dict.fromkeys(settings, 0)
+        pushes = dict.fromkeys(settings, 0)
+        for number in numbers:
+            level = levels[number - 1]
+            prepared = core.CoreBoard(Board(level))
+            # Built once for every setting, outside their CPU (it is cached on first use).
+            prepared.backward  # noqa: B018
+            runs = {setting: run(level, prepared, setting, args.astar, args.cpu) for setting in settings}
+            for setting, (answer, _, spent) in runs.items():
+                solved[setting] += answer is not None
+                seconds[setting] += spent
+            answers = {answer for answer, _, _ in runs.values()}
+            if args.astar and None not in answers and len(answers) > 1:
+                raise AssertionError(f"{name} {number}: A*'s optimum differs between settings: {runs}")
+            if None not in answers:
+                for setting, (answer, expanded, _) in runs.items():
+                    expansions[setting] += expanded
+                    pushes[setting] += answer or 0
+            print(f"   {name} {number}: " + ", ".join(
+                f"{setting}: {'%d pushes' % answer if answer else 'unsolved'} ({expanded:,} expansions, {spent:.1f} s)"
+                for setting, (answer, expanded, spent) in runs.items()), flush=True)
+        print(f"== {name}: {len(numbers)} levels")
+        for setting in settings:
+            print(f"   box sets {setting}: {solved[setting]} solved; on the levels all solved {expansions[setting]:,}"
+                  f" expansions, {pushes[setting]:,} pushes; {seconds[setting]:.0f} s of CPU", flush=True)
+
+
+if __name__ == "__main__":
+    main()
