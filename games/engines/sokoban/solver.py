@@ -96,9 +96,9 @@ GREEDY_RUNS: Final = ((0.05, PACKING_PENALTY, False), (0, PACKING_PENALTY, True)
 # alone; 0: off). On the classic levels the greedy searches spend most of
 # their positions below a lost one; these prune some of them, at the price of
 # fewer expansions a second (bench/sokoban_box_sets.py: of the 34 levels the
-# whole-set runs left unsolved, 2 solved at 20 s of CPU against none; where
-# they prune nothing, up to 45% more CPU). A* keeps to what it had, so its
-# proofs are as before.
+# whole-set runs left unsolved, 3 solved at 20 s of CPU against none; where
+# they prune nothing, 7-30% more CPU; docs/benchmarks.md). A* keeps to what
+# it had, so its proofs are as before.
 BOX_SETS: Final = 4
 
 
