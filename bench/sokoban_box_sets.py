@@ -25,37 +25,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, SHARED, CpuLimit, OutOfTime, level_numbers  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, PORTFOLIO_GREEDY, SHARED, core_search_within, level_numbers  # noqa: E402
 from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
-from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
-from games.engines.sokoban.solver import PACKING_PENALTY, to_lurd  # noqa: E402
+from games.engines.sokoban.solver import PACKING_PENALTY  # noqa: E402
 
 
 def run(level: Level, prepared: core.CoreBoard, box_sets: int, astar: bool, cpu: float) -> tuple[int | None, int, float]:
     """(pushes or None, expansions, CPU seconds) of one search within ``cpu`` seconds."""
-    check = CpuLimit(cpu)
-    try:
-        if astar:
-            status, codes, expanded, _ = core.search(
-                prepared, weight=1, packing=0, corrals=core.PI_CORRALS, memory_bytes=2 << 30, check=check,
-                box_sets=box_sets,
-            )
-        else:
-            status, codes, expanded, _ = core.search(
-                prepared, weight=0, packing=PACKING_PENALTY, corrals=core.PI_CORRALS, features=True,
-                backward=True, tunnels=True, goal_rooms=True, memory_bytes=2 << 30, check=check,
-                box_sets=box_sets,
-            )
-    except OutOfTime:
-        return None, check.reached, check.spent
-    spent = check.spent
-    if status != core.SOLVED:
-        return None, expanded, spent
-    if not replay(level, to_lurd(prepared.board, codes)).solved:
-        raise AssertionError(f"an answer that does not solve its level (box_sets={box_sets})")
-    return len(codes), expanded, spent
+    if astar:
+        return core_search_within(level, prepared, cpu, weight=1, packing=0, corrals=core.PI_CORRALS, box_sets=box_sets)
+    return core_search_within(level, prepared, cpu, **PORTFOLIO_GREEDY, goal_rooms=True, box_sets=box_sets)
 
 
 def main() -> None:

@@ -45,10 +45,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.sokoban import load_levels  # noqa: E402
+from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
-from games.engines.sokoban.solver import machine_threads, solve  # noqa: E402
+from games.engines.sokoban.solver import PACKING_PENALTY, machine_threads, solve, to_lurd  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "sokoban"
 
@@ -91,6 +91,31 @@ class CpuLimit:
     @property
     def spent(self) -> float:
         return time.process_time() - self.started
+
+
+# The core's greedy search as the solver's portfolio runs it (from both ends,
+# feature cells, packing penalty, tunnel macros): what the side-by-side
+# benchmarks of its parts (sokoban_macros.py, sokoban_box_sets.py) start from.
+PORTFOLIO_GREEDY: dict[str, Any] = {
+    "weight": 0, "packing": PACKING_PENALTY, "corrals": core.PI_CORRALS, "features": True, "backward": True,
+    "tunnels": True,
+}
+
+
+def core_search_within(level: Level, prepared: core.CoreBoard, cpu: float, **options: Any) -> tuple[int | None, int, float]:
+    """(pushes or None, expansions, CPU seconds) of one core search (core.search's ``options``)
+    within ``cpu`` seconds of CPU; an answer is replayed through the engine."""
+    check = CpuLimit(cpu)
+    try:
+        status, codes, expanded, _ = core.search(prepared, memory_bytes=2 << 30, check=check, **options)
+    except OutOfTime:
+        return None, check.reached, check.spent
+    spent = check.spent
+    if status != core.SOLVED:
+        return None, expanded, spent
+    if not replay(level, to_lurd(prepared.board, codes)).solved:
+        raise AssertionError(f"an answer that does not solve its level ({options})")
+    return len(codes), expanded, spent
 
 
 def run_one(job: Job) -> dict[str, Any]:

@@ -463,6 +463,16 @@ static int freeze_deadlock(Search *s, int cell) {
 #define SET_RADIUS 3
 enum { UNKNOWN = 0, DEADLOCK = 1, OPEN = 2 };
 
+/* A small search's boxes in ascending order: its positions and verdicts are keyed so. */
+static void sort_cells(uint16_t *cells, int k) {
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && cells[j] < cells[j - 1]; j--) {
+            uint16_t swap = cells[j];
+            cells[j] = cells[j - 1];
+            cells[j - 1] = swap;
+        }
+}
+
 static uint64_t corral_key(Search *s, const uint16_t *cells, int k, int player) {
     uint64_t key = player_mix(s, player) ^ (uint64_t)k * 0xA24BAED4963EE407ULL;
     for (int i = 0; i < k; i++) key ^= s->zobrist[cells[i]];
@@ -660,12 +670,7 @@ static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
             }
             if (s->corrals > 1 && inward && fresh && k <= CORRAL_BOXES && k > 0) {
                 /* (the queue is free again: the corral's squares were copied) */
-                for (int i = 1; i < k; i++)
-                    for (int j = i; j > 0 && s->cs_cells[j] < s->cs_cells[j - 1]; j--) {
-                        uint16_t swap = s->cs_cells[j];
-                        s->cs_cells[j] = s->cs_cells[j - 1];
-                        s->cs_cells[j - 1] = swap;
-                    }
+                sort_cells(s->cs_cells, k);
                 s->cs_boxes = k;
                 s->cs_free_count = free_count;
                 s->cs_limit = CORRAL_NODES;
@@ -719,12 +724,7 @@ static int box_set_deadlock(Search *s, int player, int pushed) {
     s->cs_limit = SET_NODES;
     for (int k = 2; k <= found; k = k * 2 > found && k < found ? found : k * 2) {
         memcpy(s->cs_cells, s->set_order, (size_t)k * sizeof(uint16_t));
-        for (int i = 1; i < k; i++)
-            for (int j = i; j > 0 && s->cs_cells[j] < s->cs_cells[j - 1]; j--) {
-                uint16_t swap = s->cs_cells[j];
-                s->cs_cells[j] = s->cs_cells[j - 1];
-                s->cs_cells[j - 1] = swap;
-            }
+        sort_cells(s->cs_cells, k);
         s->cs_boxes = k;
         s->set_tests++;
         if (corral_deadlock(s, player)) {
