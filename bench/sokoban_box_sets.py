@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, PORTFOLIO_GREEDY, SHARED, core_search_within, level_numbers  # noqa: E402
+from bench.sokoban_solver import (  # noqa: E402
+    COLLECTIONS, PORTFOLIO_GREEDY, SHARED, SideBySide, core_search_within, level_numbers,
+)
 from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
@@ -55,34 +57,23 @@ def main() -> None:
     for name in args.sets.split(","):
         levels = load_levels(SHARED / COLLECTIONS[name][1])
         numbers = sorted(level_numbers(args.levels)) if args.levels else range(1, len(levels) + 1)
-        solved = dict.fromkeys(settings, 0)
-        seconds = dict.fromkeys(settings, 0.0)
-        expansions = dict.fromkeys(settings, 0)
-        pushes = dict.fromkeys(settings, 0)
+        tally = SideBySide(settings)
         for number in numbers:
             level = levels[number - 1]
             prepared = core.CoreBoard(Board(level))
             # Built once for every setting, outside their CPU (it is cached on first use).
             prepared.backward  # noqa: B018
             runs = {setting: run(level, prepared, setting, args.astar, args.cpu) for setting in settings}
-            for setting, (answer, _, spent) in runs.items():
-                solved[setting] += answer is not None
-                seconds[setting] += spent
             answers = {answer for answer, _, _ in runs.values()}
             if args.astar and None not in answers and len(answers) > 1:
                 raise AssertionError(f"{name} {number}: A*'s optimum differs between settings: {runs}")
-            if None not in answers:
-                for setting, (answer, expanded, _) in runs.items():
-                    expansions[setting] += expanded
-                    pushes[setting] += answer or 0
+            tally.add(runs)
             print(f"   {name} {number}: " + ", ".join(
                 f"{setting}: {'%d pushes' % answer if answer else 'unsolved'} ({expanded:,} expansions, {spent:.1f} s)"
                 for setting, (answer, expanded, spent) in runs.items()), flush=True)
         print(f"== {name}: {len(numbers)} levels")
         for setting in settings:
-            print(f"   box sets {setting}: {solved[setting]} solved; on the levels all solved {expansions[setting]:,}"
-                  f" expansions, {pushes[setting]:,} pushes; {seconds[setting]:.0f} s of CPU", flush=True)
-
+            print(tally.line(setting, f"box sets {setting}", "all"), flush=True)
 
 if __name__ == "__main__":
     main()

@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, PORTFOLIO_GREEDY, SHARED, core_search_within, level_numbers  # noqa: E402
+from bench.sokoban_solver import (  # noqa: E402
+    COLLECTIONS, PORTFOLIO_GREEDY, SHARED, SideBySide, core_search_within, level_numbers,
+)
 from games.engines.sokoban import core, load_levels  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
@@ -49,10 +51,7 @@ def main() -> None:
     for name in args.sets.split(","):
         levels = load_levels(SHARED / COLLECTIONS[name][1])
         numbers = sorted(level_numbers(args.levels)) if args.levels else range(1, len(levels) + 1)
-        solved = dict.fromkeys(SETTINGS, 0)
-        seconds = dict.fromkeys(SETTINGS, 0.0)
-        expansions = dict.fromkeys(SETTINGS, 0)
-        pushes = dict.fromkeys(SETTINGS, 0)
+        tally = SideBySide(SETTINGS)
         compared = 0
         for number in numbers:
             level = levels[number - 1]
@@ -64,22 +63,13 @@ def main() -> None:
             # Built once for both settings, outside their CPU (it is cached on first use).
             prepared.backward  # noqa: B018
             runs = {label: greedy(level, prepared, goal_rooms, args.cpu) for label, goal_rooms in SETTINGS.items()}
-            for label, (answer, _, spent) in runs.items():
-                solved[label] += answer is not None
-                seconds[label] += spent
-            if all(answer is not None for answer, _, _ in runs.values()):
-                for label, (answer, expanded, _) in runs.items():
-                    expansions[label] += expanded
-                    pushes[label] += answer or 0
-            else:
+            if not tally.add(runs):
                 print(f"   {name} {number}: " + ", ".join(
                     f"{label} {'solved' if answer else 'unsolved'} ({expanded:,} expansions, {spent:.1f} s)"
                     for label, (answer, expanded, spent) in runs.items()), flush=True)
         print(f"== {name}: {compared} of {len(numbers)} levels with a goal room in packing order")
         for label in SETTINGS:
-            print(f"   {label}: {solved[label]} solved; on the levels both solved {expansions[label]:,}"
-                  f" expansions, {pushes[label]:,} pushes; {seconds[label]:.0f} s of CPU", flush=True)
-
+            print(tally.line(label, label, "both"), flush=True)
 
 if __name__ == "__main__":
     main()

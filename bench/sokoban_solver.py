@@ -118,6 +118,35 @@ def core_search_within(level: Level, prepared: core.CoreBoard, cpu: float, **opt
     return len(codes), expanded, spent
 
 
+class SideBySide:
+    """What settings run on the same levels add up to: per setting, the levels
+    solved and the CPU spent, and the expansions and pushes over the levels
+    every setting solved (the only ones where those compare)."""
+
+    def __init__(self, settings: Any) -> None:
+        self.solved = dict.fromkeys(settings, 0)
+        self.seconds = dict.fromkeys(settings, 0.0)
+        self.expansions = dict.fromkeys(settings, 0)
+        self.pushes = dict.fromkeys(settings, 0)
+
+    def add(self, runs: dict[Any, tuple[int | None, int, float]]) -> bool:
+        """One level's runs, each (pushes or None, expansions, CPU seconds); whether every setting solved it."""
+        for setting, (answer, _, spent) in runs.items():
+            self.solved[setting] += answer is not None
+            self.seconds[setting] += spent
+        everyone = all(answer is not None for answer, _, _ in runs.values())
+        if everyone:
+            for setting, (answer, expanded, _) in runs.items():
+                self.expansions[setting] += expanded
+                self.pushes[setting] += answer or 0
+        return everyone
+
+    def line(self, setting: Any, label: str, every: str) -> str:
+        return (f"   {label}: {self.solved[setting]} solved; on the levels {every} solved"
+                f" {self.expansions[setting]:,} expansions, {self.pushes[setting]:,} pushes;"
+                f" {self.seconds[setting]:.0f} s of CPU")
+
+
 def run_one(job: Job) -> dict[str, Any]:
     collection, number, level, algorithm, time_limit, threads = job
     started = time.process_time()

@@ -111,6 +111,18 @@ def test_the_core_proves_a_level_unsolvable_by_running_out_of_positions(weight: 
         assert run_core(text, weight, both_ends=True)[1] == core.EXHAUSTED
 
 
+def random_room(rng: random.Random, marks: str) -> str:
+    """A 7x5 room with four pillars and its corners walled, ``marks`` ($ . @) on free squares at random."""
+    pillars = ((4, 2), (2, 3), (6, 3), (4, 4), (1, 1), (7, 1), (1, 5), (7, 5))
+    rows = [list("#########"), *(list("#       #") for _ in range(5)), list("#########")]
+    for x, y in pillars:
+        rows[y][x] = "#"
+    free = [(x, y) for y in range(1, 6) for x in range(1, 8) if rows[y][x] == " "]
+    for (x, y), mark in zip(rng.sample(free, len(marks)), marks):
+        rows[y][x] = mark
+    return "\n".join("".join(row) for row in rows) + "\n"
+
+
 def expanded_by_astar(level: str | int, corrals: int) -> tuple[str, int, int]:
     """A*'s status, pushes and expansions."""
     board = Board(LEVELS[level] if isinstance(level, int) else parse_level(level))
@@ -146,16 +158,9 @@ def test_corral_deadlock_searches_never_lose_a_solution_or_an_optimum() -> None:
             continue
         assert expanded_by_astar(index, core.CORRAL_DEADLOCKS)[:2] == expanded_by_astar(index, core.PI_CORRALS)[:2]
     rooms = random.Random(146)
-    squares = [(x, y) for y in range(1, 6) for x in range(1, 8) if (x, y) not in {(4, 2), (2, 3), (6, 3), (4, 4)}]
     compared = 0
     while compared < 300:
-        rows = [list("#########"), *(list("#       #") for _ in range(5)), list("#########")]
-        for x, y in ((4, 2), (2, 3), (6, 3), (4, 4), (1, 1), (7, 1), (1, 5), (7, 5)):
-            rows[y][x] = "#"
-        chosen = rooms.sample([s for s in squares if rows[s[1]][s[0]] == " "], 9)
-        for (x, y), mark in zip(chosen, "$$$$....@"):
-            rows[y][x] = mark
-        text = "\n".join("".join(row) for row in rows) + "\n"
+        text = random_room(rooms, "$$$$....@")
         assert expanded_by_astar(text, core.CORRAL_DEADLOCKS)[:2] == expanded_by_astar(text, core.PI_CORRALS)[:2], text
         compared += 1
 
@@ -204,15 +209,8 @@ def test_box_set_deadlocks_never_lose_a_solution_or_an_optimum() -> None:
         assert searched_with_box_sets(index, 8)[:2] == searched_with_box_sets(index, 0)[:2], index
         assert searched_with_box_sets(index, 8, weight=0)[0] == core.SOLVED, index
     rooms = random.Random(13)
-    squares = [(x, y) for y in range(1, 6) for x in range(1, 8) if (x, y) not in {(4, 2), (2, 3), (6, 3), (4, 4)}]
     for _ in range(300):
-        rows = [list("#########"), *(list("#       #") for _ in range(5)), list("#########")]
-        for x, y in ((4, 2), (2, 3), (6, 3), (4, 4), (1, 1), (7, 1), (1, 5), (7, 5)):
-            rows[y][x] = "#"
-        chosen = rooms.sample([s for s in squares if rows[s[1]][s[0]] == " "], 11)
-        for (x, y), mark in zip(chosen, "$$$$$.....@"):
-            rows[y][x] = mark
-        text = "\n".join("".join(row) for row in rows) + "\n"
+        text = random_room(rooms, "$$$$$.....@")
         assert searched_with_box_sets(text, 8)[:2] == searched_with_box_sets(text, 0)[:2], text
 
 
