@@ -11,6 +11,11 @@ children included) by N:
   sockets open: the POST, its commit, and both pushes (waited for);
 - connect: a room socket's connect and snapshot (room + match), then close.
 
+With PostgreSQL + Redis, the CPU their processes spent for the same
+operations is shown beside it (the backends of the server's own database,
+and the Redis server), and the three added up: what the operation costs the
+machine.
+
     .venv/bin/python bench/server_cost.py                      # SQLite, in-memory layer
     .venv/bin/python bench/server_cost.py --spawn postgres     # PostgreSQL + Redis
 """
@@ -56,14 +61,50 @@ def process_tree(pid: int) -> list[int]:
 
 def process_cpu(pid: int) -> float:
     """CPU seconds of ``pid`` and its live descendants."""
-    total = 0.0
-    for one in process_tree(pid):
-        try:
-            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / TICKS
-    return total
+    return sum(process_cpu_alone(one) for one in process_tree(pid))
+
+
+def pids_of(match: str) -> list[int]:
+    """Live processes whose command line contains ``match`` (the PostgreSQL backends of
+    one database: "postgres: ... <user> <database> ..."; the Redis server)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if match in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
+class Neighbours:
+    """CPU seconds spent by what serves the server on this machine: its PostgreSQL
+    backends (those of its own database) and Redis, read from /proc like the server's.
+
+    They share the machine with the server processes: a move that costs the
+    database more costs the machine more, whatever the server's own figure.
+    With the embedded default there are none (SQLite runs in the server).
+    """
+
+    def __init__(self, database: str | None) -> None:
+        self.database = database
+
+    def cpu(self) -> dict[str, float]:
+        if self.database is None:
+            return {}
+        return {
+            "database": sum(process_cpu_alone(pid) for pid in pids_of(f" {self.database} ")),
+            "redis": sum(process_cpu_alone(pid) for pid in pids_of("redis-server")),
+        }
+
+
+def process_cpu_alone(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 class Player:
@@ -101,39 +142,66 @@ async def new_game(alice: Player, bob: Player) -> tuple[int, int]:
 GAME = [1, 2, 1, 2, 1, 2, 2, 1, 2, 1, 2, 1, 3, 4, 3, 4, 3, 4, 4, 3, 4, 3, 4, 3, 5, 6, 5, 6, 5, 6, 6, 5, 6, 5, 6, 5]
 
 
-async def measure(server: Server, repeat: int, only: str | None) -> dict[str, float]:
+Costs = dict[str, float]  # part (server, database, redis) -> CPU seconds
+
+
+class Meter:
+    """CPU seconds of the server processes and their neighbours, added up over measured stretches."""
+
+    def __init__(self, pid: int, neighbours: Neighbours) -> None:
+        self.pid = pid
+        self.neighbours = neighbours
+        self.total: Costs = {}
+        self._start: Costs = {}
+
+    def reading(self) -> Costs:
+        return {"server": process_cpu(self.pid), **self.neighbours.cpu()}
+
+    def start(self) -> None:
+        self._start = self.reading()
+
+    def stop(self) -> None:
+        for part, seconds in self.reading().items():
+            self.total[part] = self.total.get(part, 0.0) + seconds - self._start[part]
+
+    def each(self, count: int) -> Costs:
+        return {part: seconds / count for part, seconds in self.total.items()}
+
+
+async def measure(server: Server, repeat: int, only: str | None, neighbours: Neighbours) -> dict[str, Costs]:
     pid = server.process.pid  # type: ignore[union-attr]
     alice, bob = Player(server.url), Player(server.url)
     await alice.register()
     await bob.register()
-    costs: dict[str, float] = {}
+    costs: dict[str, Costs] = {}
 
     if only in (None, "get"):
         for _ in range(100):
             (await alice.http.get("/api/auth/me/")).raise_for_status()
-        before = process_cpu(pid)
+        meter = Meter(pid, neighbours)
+        meter.start()
         for _ in range(repeat):
             (await alice.http.get("/api/auth/me/")).raise_for_status()
-        costs["get"] = (process_cpu(pid) - before) / repeat
+        meter.stop()
+        costs["get"] = meter.each(repeat)
     if only in (None, "move"):
-        costs["move"] = await measure_moves(pid, alice, bob, repeat)
+        costs["move"] = await measure_moves(Meter(pid, neighbours), alice, bob, repeat)
     if only in (None, "connect"):
-        costs["connect"] = await measure_connects(pid, alice, bob, repeat)
+        costs["connect"] = await measure_connects(Meter(pid, neighbours), alice, bob, repeat)
     await alice.http.aclose()
     await bob.http.aclose()
     return costs
 
 
-async def measure_moves(pid: int, alice: Player, bob: Player, repeat: int) -> float:
+async def measure_moves(meter: Meter, alice: Player, bob: Player, repeat: int) -> Costs:
     moves = 0
-    cpu = 0.0
     while moves < repeat:
         room, match = await new_game(alice, bob)
         sockets = [await alice.socket(room), await bob.socket(room)]
         for socket in sockets:
             await state_at(socket, 0)
         version = 0
-        before = process_cpu(pid)
+        meter.start()
         for ply, column in enumerate(GAME):
             mover = (alice, bob)[ply % 2]
             response = await mover.http.post(
@@ -145,24 +213,25 @@ async def measure_moves(pid: int, alice: Player, bob: Player, repeat: int) -> fl
             for socket in sockets:
                 await state_at(socket, version)
             moves += 1
-        cpu += process_cpu(pid) - before
+        meter.stop()
         for socket in sockets:
             await socket.close()
-    return cpu / moves
+    return meter.each(moves)
 
 
-async def measure_connects(pid: int, alice: Player, bob: Player, repeat: int) -> float:
+async def measure_connects(meter: Meter, alice: Player, bob: Player, repeat: int) -> Costs:
     room, _ = await new_game(alice, bob)
     for _ in range(20):
         socket = await bob.socket(room)
         await state_at(socket, 0)
         await socket.close()
-    before = process_cpu(pid)
+    meter.start()
     for _ in range(repeat):
         socket = await bob.socket(room)
         await state_at(socket, 0)
         await socket.close()
-    return (process_cpu(pid) - before) / repeat
+    meter.stop()
+    return meter.each(repeat)
 
 
 @contextlib.contextmanager
@@ -216,13 +285,16 @@ def main() -> None:
     env.update({f"THROTTLE_{scope}": "1000000/60" for scope in ("MOVE", "ROOM", "SOCKET", "REGISTER")})
     manage(env, "migrate", "--noinput")
     started = time.time()
+    neighbours = Neighbours(database if args.spawn == "postgres" else None)
     with Server(env) as server, profiled(server.process.pid, args.profile, rate=500, blocking=True):  # type: ignore[union-attr]
-        costs = asyncio.run(measure(server, args.repeat, args.only))
+        costs = asyncio.run(measure(server, args.repeat, args.only, neighbours))
     print(f"# server CPU per operation ({args.spawn}, {args.repeat} of each); {machine_line()}")
-    for name, seconds in costs.items():
-        print(f"{name:8s} {seconds * 1000:7.2f} ms")
+    for name, parts in costs.items():
+        others = "".join(f", {part} {seconds * 1000:.2f} ms" for part, seconds in parts.items() if part != "server")
+        machine = f" (machine {sum(parts.values()) * 1000:.2f} ms)" if others else ""
+        print(f"{name:8s} {parts['server'] * 1000:7.2f} ms{others}{machine}")
     if "move" in costs and "get" in costs:
-        print(f"move / get = {costs['move'] / costs['get']:.1f}")
+        print(f"move / get = {costs['move']['server'] / costs['get']['server']:.1f}")
     print(f"({time.time() - started:.0f} s)")
     if args.spawn == "postgres":
         import psycopg

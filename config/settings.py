@@ -1,6 +1,8 @@
 """Settings, from environment variables only.
 
 DATABASE_URL   default: a SQLite file beside manage.py
+PG_PREPARE     "off": PostgreSQL statements bound client-side, none prepared (behind a
+               transaction-pooling PgBouncer); by default they are prepared per connection
 REDIS_URL      set: the channels-redis pub/sub layer; unset: an in-process layer (one process),
                or the hub of `serve --workers N` (BOARDGAMES_HUB, set by serve)
 SECRET_KEY     required when DEBUG is off
@@ -173,6 +175,19 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
         "timeout": 10,
     }
+    # Statements go with their parameters apart (server-side binding), and a
+    # statement run a few times on a connection is prepared there once
+    # (psycopg's prepare_threshold; Django turns it off by default for the
+    # sake of external poolers such as PgBouncer, and this pool is psycopg's
+    # own, in the process). A move's handful of statements are then parsed
+    # and planned once per connection instead of every time: PostgreSQL's
+    # CPU per move 1.7 -> 0.9 ms, the server's 4.1 -> 3.8 ms
+    # (bench/server_cost.py; docs/benchmarks.md). PG_PREPARE=off goes back
+    # to Django's default (client-side binding, nothing prepared), for a
+    # deployment behind a transaction-pooling PgBouncer.
+    if env_flag("PG_PREPARE", True):
+        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
