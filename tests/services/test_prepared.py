@@ -234,3 +234,19 @@ def test_the_rows_changed_once_compiled_have_no_signal_receivers_to_miss() -> No
     for model in (RoomSocket, User, Seek):
         for signal in (signals.pre_save, signals.post_save, signals.pre_delete, signals.post_delete):
             assert not signal.has_listeners(model), f"{signal} has a receiver for {model.__name__}"
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_move_s_statements_are_prepared_once_on_their_connection(match: Match) -> None:
+    # config/settings.py: server-side binding and psycopg's prepare_threshold.
+    # After a few moves, PostgreSQL holds the move path's reads and writes
+    # as prepared statements of this connection, parsed and planned once.
+    players = [match.players.get(seat=seat).user for seat in (0, 1)]
+    for ply, column in enumerate("121212"):
+        services.move_make(user=players[ply % 2], match_id=match.pk, move=column, version=ply)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(text.startswith('INSERT INTO "games_move"') for text in prepared), prepared
+    assert any(text.startswith('UPDATE "games_match"') for text in prepared), prepared
+    assert any('FOR UPDATE' in text and '"games_match"' in text for text in prepared), prepared
