@@ -52,7 +52,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.server_cost import process_cpu, profiled  # noqa: E402
+from bench.server_cost import Neighbours, process_cpu, profiled  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
@@ -243,12 +243,15 @@ async def run_open_loop(
     arrival: float,
     seconds: float,
     server_pids: list[int],
+    neighbours: Neighbours | None = None,
 ) -> dict[str, Any]:
     """``games`` games arrive ``arrival`` a second; latencies count from the moment the ramp is over.
 
     Besides latencies, the CPU the server processes and this client process
     spent over the measured window, as a share of one core: when the
-    client's share nears 1.0 the client, not the server, is the limit.
+    client's share nears 1.0 the client, not the server, is the limit. With
+    PostgreSQL + Redis, their CPU per move too (``neighbours``): what else a
+    move costs this machine.
     """
     latencies: list[float] = []
     slices: collections.defaultdict[int, list[float]] = collections.defaultdict(list)
@@ -270,10 +273,10 @@ async def run_open_loop(
         first_due = arrive + 1.0 + think * random.Random(i).random()
         window = (measure_from, deadline)
         tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts, slices)))
-    cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline))
+    cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline, neighbours or Neighbours(None)))
     lag = asyncio.create_task(client_lag(measure_from, deadline))
     await asyncio.gather(*tasks)
-    server_cpu, client_cpu = await cpu
+    server_cpu, client_cpu, others = await cpu
     lags = sorted(await lag)
     steady = sorted(latencies)
     return {
@@ -291,6 +294,10 @@ async def run_open_loop(
         "server_cpu_share": round(server_cpu / seconds, 2),
         "server_cpu_ms_per_move": round(1000 * server_cpu / counts["moves"], 2) if counts["moves"] else None,
         "client_cpu_share": round(client_cpu / seconds, 2),
+        **{
+            f"{part}_cpu_ms_per_move": round(1000 * spent / counts["moves"], 2) if counts["moves"] else None
+            for part, spent in others.items()
+        },
         # How late this process's own loop woke (a 5 ms sleep's overshoot):
         # what of the latencies above is the client's, not the server's.
         "client_lag_ms_p99": round(percentile(lags, 0.99), 1),
@@ -335,12 +342,20 @@ def collector_paused() -> Iterator[None]:
         gc.collect()
 
 
-async def cpu_over(server_pids: list[int], start: float, end: float) -> tuple[float, float]:
-    """CPU seconds of the servers (with their workers) and of this process between two moments."""
+async def cpu_over(
+    server_pids: list[int], start: float, end: float, neighbours: Neighbours
+) -> tuple[float, float, dict[str, float]]:
+    """CPU seconds of the servers (with their workers), of this process, and of the
+    servers' database and Redis (by part), between two moments."""
     await asyncio.sleep(max(0.0, start - time.perf_counter()))
-    servers, client = sum(process_cpu(pid) for pid in server_pids), time.process_time()
+    servers, client, others = sum(process_cpu(pid) for pid in server_pids), time.process_time(), neighbours.cpu()
     await asyncio.sleep(max(0.0, end - time.perf_counter()))
-    return sum(process_cpu(pid) for pid in server_pids) - servers, time.process_time() - client
+    after = neighbours.cpu()
+    return (
+        sum(process_cpu(pid) for pid in server_pids) - servers,
+        time.process_time() - client,
+        {part: after[part] - others[part] for part in others},
+    )
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -433,6 +448,12 @@ def make_accounts(env: dict[str, str], count: int) -> list[tuple[str, str]]:
     return [(name, token) for name, token in json.loads(done.stdout.strip().splitlines()[-1])]
 
 
+def database_of(env: dict[str, str]) -> Neighbours:
+    """The PostgreSQL backends and Redis serving a spawned server (none on SQLite)."""
+    url = env.get("DATABASE_URL", "")
+    return Neighbours(url.rsplit("/", 1)[1] if url.startswith("postgres") else None)
+
+
 @contextlib.contextmanager
 def spawned(kind: str, count: int, debug: bool = False, throttle: bool = True, workers: int = 1) -> Any:
     if kind == "sqlite":
@@ -506,7 +527,7 @@ def main() -> None:
                 tokens = make_accounts(env, 2 * games)
                 with profiled(pids[0], args.profile, subprocesses=args.workers > 1), collector_paused():
                     result = asyncio.run(
-                        run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids)
+                        run_open_loop(bases, tokens, games, args.think, args.arrival, args.seconds, pids, database_of(env))
                     )
             result["setup"] = f"{args.spawn}, {args.servers} server(s) x {args.workers} process(es)" + (", DEBUG" if args.debug else "")
             print(json.dumps(result), flush=True)
