@@ -46,11 +46,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.kept_alive import HTTPFailure, KeptAlive  # noqa: E402
 from bench.machine import machine_line  # noqa: E402
 from bench.server_cost import Neighbours, process_cpu, profiled  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
@@ -64,7 +64,8 @@ class Client:
     def __init__(self, base: str, name: str) -> None:
         self.base = base
         self.name = name
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        # Not httpx: what the players cost this machine is taken from the server (bench/kept_alive.py).
+        self.http = KeptAlive(base, timeout=30)
         self.token = ""
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.socket: Any = None
@@ -227,7 +228,7 @@ async def think_and_play(
                 phase = "push of a rematch"
                 detail = await players[0].state_at(match_id, 0)
                 by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
-    except (asyncio.TimeoutError, httpx.HTTPError, websockets.WebSocketException) as error:
+    except (asyncio.TimeoutError, HTTPFailure, OSError, websockets.WebSocketException) as error:
         counts["errors"] += 1
         kinds[f"{type(error).__name__} at {phase}"] += 1
     finally:
@@ -322,7 +323,7 @@ async def client_lag(start: float, end: float) -> list[float]:
 def collector_paused() -> Iterator[None]:
     """This client process's cyclic garbage collector off while it measures.
 
-    The 2G clients (httpx clients, sockets, their buffers) are hundreds of
+    The 2G clients (HTTP clients, sockets, their buffers) are hundreds of
     thousands of objects in one process, and its collector's full walks over
     them stalled the client's loop for up to 170 ms at 300 games: every move
     whose push arrived meanwhile was counted that much late, the server's
