@@ -1,13 +1,14 @@
-"""The compiled core's searches with and without box-set deadlocks, side by side.
+"""The compiled core's searches with and without box-set deadlocks (and learned patterns), side by side.
 
     .venv/bin/python bench/sokoban_box_sets.py [--sets holland] [--levels 8,37] [--cpu 20]
-        [--box-sets 0,4,8] [--astar]
+        [--box-sets 0,4,4/8] [--astar]
 
 For each level of each set, the core's greedy search as the solver's
 portfolio runs it (from both ends, feature cells, packing penalty 3, tunnel
 and goal-room macros), or with ``--astar`` the core's A* as the solver runs
 it (PI-corrals, no macros), runs for at most ``--cpu`` seconds of CPU once
-per ``--box-sets`` setting (core.search's ``box_sets``: 0 is off). The runs
+per ``--box-sets`` setting (core.search's ``box_sets``: 0 is off; ``4/8`` is
+box_sets 4 with ``patterns`` 8, learned deadlock patterns). The runs
 of a level follow each other, so the machine's load touches them alike.
 Every answer is replayed through the engine; A*'s answers are checked to be
 as short with box sets as without (deadlock pruning keeps the optimum).
@@ -34,11 +35,14 @@ from games.engines.sokoban.levels import Level  # noqa: E402
 from games.engines.sokoban.solver import PACKING_PENALTY  # noqa: E402
 
 
-def run(level: Level, prepared: core.CoreBoard, box_sets: int, astar: bool, cpu: float) -> tuple[int | None, int, float]:
-    """(pushes or None, expansions, CPU seconds) of one search within ``cpu`` seconds."""
+def run(level: Level, prepared: core.CoreBoard, setting: str, astar: bool, cpu: float) -> tuple[int | None, int, float]:
+    """(pushes or None, expansions, CPU seconds) of one search within ``cpu`` seconds; ``setting``
+    is box_sets, or box_sets/patterns."""
+    box_sets, _, patterns = setting.partition("/")
+    sets = {"box_sets": int(box_sets), "patterns": int(patterns or 0)}
     if astar:
-        return core_search_within(level, prepared, cpu, weight=1, packing=0, corrals=core.PI_CORRALS, box_sets=box_sets)
-    return core_search_within(level, prepared, cpu, **PORTFOLIO_GREEDY, goal_rooms=True, box_sets=box_sets)
+        return core_search_within(level, prepared, cpu, weight=1, packing=0, corrals=core.PI_CORRALS, **sets)
+    return core_search_within(level, prepared, cpu, **PORTFOLIO_GREEDY, goal_rooms=True, **sets)
 
 
 def main() -> None:
@@ -46,10 +50,11 @@ def main() -> None:
     parser.add_argument("--sets", default="holland", help="comma-separated: " + ", ".join(COLLECTIONS))
     parser.add_argument("--levels", default="", help="level numbers, e.g. 1-20,33 (default: all)")
     parser.add_argument("--cpu", type=float, default=20.0, help="CPU seconds a level and setting")
-    parser.add_argument("--box-sets", default="0,8", help="comma-separated settings of box_sets (0: off)")
+    parser.add_argument("--box-sets", default="0,8",
+                        help="comma-separated settings: box_sets (0: off), or box_sets/patterns")
     parser.add_argument("--astar", action="store_true", help="the core's A* instead of its greedy search")
     args = parser.parse_args()
-    settings = [int(value) for value in args.box_sets.split(",")]
+    settings = args.box_sets.split(",")
     kind = "A* (PI-corrals)" if args.astar else (
         f"greedy search (both ends, feature cells, packing {PACKING_PENALTY}, tunnels, goal rooms)")
     print(f"core {kind}, {args.cpu:g} s of CPU a level and setting; box sets {settings}")

@@ -1,7 +1,7 @@
 """What ends the core's greedy search on a level: time, memory, a plateau of the bound, or dead positions.
 
     .venv/bin/python bench/sokoban_plateau.py [--panel holland:8,37;sokhard:12] [--cpu 30]
-        [--samples 40] [--probe-cpu 0.5]
+        [--samples 40] [--probe-cpu 0.5] [--entries 10] [--box-sets 4] [--patterns 1]
 
 For each level of the panel, the core's greedy search as the solver's
 portfolio runs it (both ends, feature cells, packing penalty 3, tunnel and
@@ -94,7 +94,8 @@ def probe(prepared: core.CoreBoard, boxes: tuple[int, ...], player: int, cpu: fl
 
 
 def measure(
-    name: str, number: int, cpu: float, samples: int, probe_cpu: float, entry_samples: int, box_sets: int = 0
+    name: str, number: int, cpu: float, samples: int, probe_cpu: float, entry_samples: int, box_sets: int = 0,
+    patterns: int = 0,
 ) -> dict[str, object]:
     level = load_levels(SHARED / COLLECTIONS[name][1])[number - 1]
     prepared = core.CoreBoard(Board(level))
@@ -106,6 +107,7 @@ def measure(
         result, _, expanded, _ = core.search(
             prepared, weight=0, packing=PACKING_PENALTY, corrals=core.PI_CORRALS, features=True, backward=True,
             tunnels=True, goal_rooms=True, memory_bytes=2 << 30, check=check, trace=trace, box_sets=box_sets,
+            patterns=patterns,
         )
         status = result
     except OutOfTime:
@@ -146,6 +148,8 @@ def measure(
         "probe_cpu": time.process_time() - started,
         "set_tests": trace[-1][8] if trace else 0,
         "set_deadlocks": trace[-1][9] if trace else 0,
+        "patterns": trace[-1][10] if trace else 0,
+        "pattern_prunes": trace[-1][11] if trace else 0,
         "entry_back": statistics.median(back for back, _, _ in entries) if entries else 0,
         "entry_size": statistics.median(size for _, size, _ in entries) if entries else 0,
         "entry_area": statistics.median(area for _, _, area in entries) if entries else 0,
@@ -162,24 +166,28 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=0,
                         help="dead positions a level traced back to the first dead position on their way")
     parser.add_argument("--box-sets", type=int, default=0, help="the greedy search's box_sets (core.search)")
+    parser.add_argument("--patterns", type=int, default=0, help="the greedy search's patterns (core.search; 1: on)")
     args = parser.parse_args()
     print(f"core greedy search (both ends, feature cells, packing {PACKING_PENALTY}, tunnels, goal rooms),"
-          f" {args.cpu:g} s of CPU a level, box sets {args.box_sets}; {args.samples} expanded positions probed"
+          f" {args.cpu:g} s of CPU a level, box sets {args.box_sets}, patterns {args.patterns};"
+          f" {args.samples} expanded positions probed"
           f" for {args.probe_cpu:g} s each")
     print(f"machine: {machine_line()}")
     print("| level | boxes | end | expanded | MB | lowest priority | plateau (share of run) | packed max / median"
           " | dead / alive / open | dead probes' median size | dead within 100 expansions"
-          " | entry: pushes back / its probe / player's area (medians) | box-set tests / deadlocks |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          " | entry: pushes back / its probe / player's area (medians) | box-set tests / deadlocks"
+          " | patterns / children they pruned |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for part in args.panel.split(";"):
         name, numbers = part.split(":")
         for number in sorted(level_numbers(numbers)):
-            row = measure(name, number, args.cpu, args.samples, args.probe_cpu, args.entries, args.box_sets)
+            row = measure(name, number, args.cpu, args.samples, args.probe_cpu, args.entries, args.box_sets,
+                          args.patterns)
             print(f"| {row['level']} | {row['boxes']} | {row['status']} | {row['expanded']:,} | {row['mbytes']} |"
                   f" {row['best']} | {row['plateau']:.0%} | {row['packed_max']} / {row['packed_median']:g} |"
                   f" {row['dead']} / {row['alive']} / {row['open']} | {row['dead_probe_median']:,} | {row['dead_small']} |"
                   f" {row['entry_back']:g} / {row['entry_size']:g} / {row['entry_area']:g} |"
-                  f" {row['set_tests']:,} / {row['set_deadlocks']:,} |",
+                  f" {row['set_tests']:,} / {row['set_deadlocks']:,} | {row['patterns']:,} / {row['pattern_prunes']:,} |",
                   flush=True)
 
 

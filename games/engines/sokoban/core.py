@@ -48,8 +48,9 @@ PI_CORRALS: Final = 1
 CORRAL_DEADLOCKS: Final = 2
 
 # What a trace (search's ``trace``) gets at each check: expanded, bytes, lowest
-# priority, last priority, its pushes, boxes, player, path, box-set tests, deadlocks.
-TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int]
+# priority, last priority, its pushes, boxes, player, path, box-set tests, deadlocks,
+# deadlock patterns learned, children they pruned.
+TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int]
 
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
@@ -118,6 +119,7 @@ def search(
     trace: list[TracePoint] | None = None,
     start: tuple[list[int], int] | None = None,
     box_sets: int = 0,
+    patterns: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -137,13 +139,18 @@ def search(
     check, (expanded, bytes held, lowest priority the forward search expanded,
     its last expanded position's priority, pushes, boxes and player, the
     push codes that led there from the start, and the box-set tests and
-    deadlocks so far).
+    deadlocks so far, the deadlock patterns learned and the children they pruned).
     ``start`` (boxes, player): search from there instead of the level's start
     (forward searches only: the pulls' targets are the level's start).
     ``box_sets``: at each expansion of a forward search, the box just pushed
     and its nearest boxes (2, 4, 8 up to ``box_sets`` of them) are searched
     alone, and a set that can never all reach goals prunes the position as
     lost (box-set deadlocks, _core.c; sound, so A* may take them; 0: off).
+    ``patterns`` (with ``box_sets``): a forward search learns deadlock
+    patterns: every lost set its box sets find is shrunk to a minimal lost
+    set, and any later child holding one is pruned; the box sets are then
+    searched at every fourth expansion only (_core.c, learn_pattern; sound;
+    0: off).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -165,5 +172,6 @@ def search(
         goal_rooms,
         trace,
         box_sets,
+        patterns,
     )
     return str(status), list(codes), int(expanded), int(generated)

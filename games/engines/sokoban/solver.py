@@ -100,6 +100,14 @@ GREEDY_RUNS: Final = ((0.05, PACKING_PENALTY, False), (0, PACKING_PENALTY, True)
 # they prune nothing, 7-30% more CPU; docs/benchmarks.md). A* keeps to what
 # it had, so its proofs are as before.
 BOX_SETS: Final = 4
+# Learned deadlock patterns in the compiled greedy searches (core.search's
+# ``patterns``): each lost box set is shrunk to a minimal lost set and kept,
+# and every later child holding one is pruned before it is stored; the box
+# sets are then searched at every fourth expansion only. A few dozen patterns
+# a level do the work of tens of thousands of box-set searches (see _core.c,
+# learn_pattern, and docs/benchmarks.md, session 24, for what it solved).
+# A* keeps to what it had, so its proofs are as before.
+DEADLOCK_PATTERNS: Final = True
 
 
 class SolveCancelled(Exception):
@@ -884,7 +892,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     sample levels several times faster and others slower, with packing
     penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
     at 10 s, 1 solved two and 8 another. The greedy searches prune box-set
-    deadlocks (BOX_SETS); A* does not, so its proofs are as before.
+    deadlocks (BOX_SETS) and the deadlock patterns they learn from them
+    (DEADLOCK_PATTERNS); A* does not, so its proofs are as before.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
@@ -933,6 +942,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 memory_bytes=budget.memory_left(),
                 check=check,
                 box_sets=0 if weight else BOX_SETS,
+                patterns=int(DEADLOCK_PATTERNS and not weight),
             )
         except _Stop as stop:
             if stop.status != TIME_LIMIT or budget.deadline >= end:
@@ -1028,6 +1038,7 @@ def _parallel_portfolio(
                     corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True,
                     backward=not weight, memory_bytes=memory_each, check=check,
                     box_sets=0 if weight else BOX_SETS,
+                    patterns=int(DEADLOCK_PATTERNS and not weight),
                 )
             except _Stop as stop:
                 with lock:
