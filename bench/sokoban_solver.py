@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
         [--threads N] [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
-        [--results FILE]
+        [--results FILE] [--without-patterns]
 
 Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
 known push-optimal counts of shared/data/sokoban/microban_push_optimal.tsv),
@@ -21,6 +21,8 @@ cores: two searches). Every answer is replayed through the engine. With ``--resu
 appended to FILE (one JSON object a line) as soon as it is known, and levels
 already in FILE with the same algorithm and limit are not run again: a long
 run can be stopped and resumed, and the report covers the whole file.
+``--without-patterns`` turns the greedy searches' learned deadlock patterns
+off (solver.DEADLOCK_PATTERNS), for a run to set beside one with them.
 
 The report gives per collection: solved / total, total and median seconds,
 proved push-optimal answers (and pushes against the known optima), the
@@ -45,7 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.sokoban import core, load_levels  # noqa: E402
+from games.engines.sokoban import core, load_levels, solver  # noqa: E402
 from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
 from games.engines.sokoban.solver import PACKING_PENALTY, machine_threads, solve, to_lurd  # noqa: E402
@@ -229,7 +231,12 @@ def load_results(path: Path | None) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def run(jobs: list[Job], workers: int, path: Path | None) -> list[dict[str, Any]]:
+def without_patterns() -> None:
+    """A worker's setting for ``--without-patterns`` (solver.DEADLOCK_PATTERNS is a constant elsewhere)."""
+    setattr(solver, "DEADLOCK_PATTERNS", False)
+
+
+def run(jobs: list[Job], workers: int, path: Path | None, patterns: bool = True) -> list[dict[str, Any]]:
     """Run the jobs not already in the results file; every result, old and new."""
     done = {
         (r["collection"], r["level"], r["algorithm"], r["time_limit"], r.get("threads", 1)): r
@@ -240,7 +247,9 @@ def run(jobs: list[Job], workers: int, path: Path | None) -> list[dict[str, Any]
     if todo:
         print(f"   running {len(todo)} levels ({len(results)} already in the results file)")
         sys.stdout.flush()
-    with ProcessPoolExecutor(max_workers=workers, max_tasks_per_child=1) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, max_tasks_per_child=1, initializer=None if patterns else without_patterns
+    ) as pool:
         for data in pool.map(run_one, todo):
             results.append(data)
             status = "solved" if data["solved"] else data["status"]
@@ -274,6 +283,8 @@ def main() -> None:
     parser.add_argument("--boxoban", type=int, default=200, help="first N Boxoban levels")
     parser.add_argument("--sample", action="store_true", help="the development sample of the classic sets")
     parser.add_argument("--results", type=Path, help="append results here; resume from it")
+    parser.add_argument("--without-patterns", action="store_true",
+                        help="the greedy searches without learned deadlock patterns")
     args = parser.parse_args()
 
     if args.threads is None:
@@ -283,7 +294,8 @@ def main() -> None:
         if name not in COLLECTIONS:
             parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
-          f" {args.time_limit:g} s a level, {args.workers} at a time, {args.threads} search thread(s) each")
+          f" {args.time_limit:g} s a level, {args.workers} at a time, {args.threads} search thread(s) each"
+          + (", without deadlock patterns" if args.without_patterns else ""))
     print(f"machine: {machine()}")
     for name in names:
         title, filename = COLLECTIONS[name]
@@ -300,7 +312,7 @@ def main() -> None:
             numbered = [(n, level) for n, level in numbered if n in chosen]
         jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads) for n, level in numbered]
         started = time.monotonic()
-        results = run(jobs, args.workers, args.results)
+        results = run(jobs, args.workers, args.results, patterns=not args.without_patterns)
         label = f"{title}, levels {numbered[0][0]}-{numbered[-1][0]}"
         if args.sample:
             label = f"{title}, sample of {len(numbered)}"
