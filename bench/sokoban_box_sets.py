@@ -1,14 +1,14 @@
 """The compiled core's searches with and without box-set deadlocks (and learned patterns), side by side.
 
     .venv/bin/python bench/sokoban_box_sets.py [--sets holland] [--levels 8,37] [--cpu 20]
-        [--box-sets 0,4,4/8] [--astar]
+        [--box-sets 0,4,4/1] [--astar]
 
 For each level of each set, the core's greedy search as the solver's
 portfolio runs it (from both ends, feature cells, packing penalty 3, tunnel
 and goal-room macros), or with ``--astar`` the core's A* as the solver runs
 it (PI-corrals, no macros), runs for at most ``--cpu`` seconds of CPU once
-per ``--box-sets`` setting (core.search's ``box_sets``: 0 is off; ``4/8`` is
-box_sets 4 with ``patterns`` 8, learned deadlock patterns). The runs
+per ``--box-sets`` setting (core.search's ``box_sets``: 0 is off; ``4/1`` is
+box_sets 4 with ``patterns`` 1, learned deadlock patterns on). The runs
 of a level follow each other, so the machine's load touches them alike.
 Every answer is replayed through the engine; A*'s answers are checked to be
 as short with box sets as without (deadlock pruning keeps the optimum).

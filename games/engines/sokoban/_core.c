@@ -145,10 +145,10 @@ typedef struct {
     int patterns, area_words;
     uint16_t *pattern_area;
     uint16_t *pattern_data;
-    size_t pattern_length, pattern_capacity;
+    size_t pattern_length;
     int32_t *pattern_head;
     PatternLink *pattern_links;
-    int32_t pattern_count, pattern_link_count, pattern_link_capacity;
+    int32_t pattern_count, pattern_link_count;
     uint64_t *pattern_keys;
     uint32_t *pattern_marks, pattern_stamp;
     int set_clock, set_every;

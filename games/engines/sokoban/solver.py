@@ -110,6 +110,12 @@ BOX_SETS: Final = 4
 DEADLOCK_PATTERNS: Final = True
 
 
+def _deadlocks(weight: int) -> tuple[int, int]:
+    """core.search's ``box_sets`` and ``patterns`` for a search of the portfolio: both
+    in the greedy searches (weight 0), neither in A*, whose proofs stay as they were."""
+    return (0, 0) if weight else (BOX_SETS, int(DEADLOCK_PATTERNS))
+
+
 class SolveCancelled(Exception):
     """Raised by a progress callback to stop a search (returning a true value does too)."""
 
@@ -929,6 +935,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             # The Python searches before used it all: the core would have none.
             memory_stop = True
             break
+        box_sets, patterns = _deadlocks(weight)
         try:
             status, codes, searched, budget.generated = core.search(
                 prepared,
@@ -941,8 +948,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 goal_rooms=True,
                 memory_bytes=budget.memory_left(),
                 check=check,
-                box_sets=0 if weight else BOX_SETS,
-                patterns=int(DEADLOCK_PATTERNS and not weight),
+                box_sets=box_sets,
+                patterns=patterns,
             )
         except _Stop as stop:
             if stop.status != TIME_LIMIT or budget.deadline >= end:
@@ -1032,13 +1039,13 @@ def _parallel_portfolio(
                     counted = core_expanded
                     budget.check(0)
 
+            box_sets, patterns = _deadlocks(weight)
             try:
                 status, codes, searched, generated = core.search(
                     prepared, weight=weight, packing=penalty, features=features,
                     corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True,
                     backward=not weight, memory_bytes=memory_each, check=check,
-                    box_sets=0 if weight else BOX_SETS,
-                    patterns=int(DEADLOCK_PATTERNS and not weight),
+                    box_sets=box_sets, patterns=patterns,
                 )
             except _Stop as stop:
                 with lock:
