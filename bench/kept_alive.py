@@ -70,7 +70,12 @@ class KeptAlive:
         head.append(f"Content-Length: {len(payload)}")
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + payload
         async with self._turn:
-            return await asyncio.wait_for(self._exchange(message), self.timeout)
+            try:
+                return await asyncio.wait_for(self._exchange(message), self.timeout)
+            except asyncio.TimeoutError:
+                # An answer left half read would be taken for the next request's.
+                await self.aclose()
+                raise
 
     async def _exchange(self, message: bytes) -> Reply:
         for attempt in range(2):

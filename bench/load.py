@@ -244,7 +244,7 @@ async def run_open_loop(
     arrival: float,
     seconds: float,
     server_pids: list[int],
-    neighbours: Neighbours | None = None,
+    neighbours: Neighbours,
 ) -> dict[str, Any]:
     """``games`` games arrive ``arrival`` a second; latencies count from the moment the ramp is over.
 
@@ -274,7 +274,7 @@ async def run_open_loop(
         first_due = arrive + 1.0 + think * random.Random(i).random()
         window = (measure_from, deadline)
         tasks.append(asyncio.create_task(think_and_play(pair, think, first_due, window, latencies, counts, slices)))
-    cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline, neighbours or Neighbours(None)))
+    cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline, neighbours))
     lag = asyncio.create_task(client_lag(measure_from, deadline))
     await asyncio.gather(*tasks)
     server_cpu, client_cpu, others = await cpu

@@ -64,18 +64,21 @@ def process_cpu(pid: int) -> float:
     return sum(process_cpu_alone(one) for one in process_tree(pid))
 
 
-def pids_of(match: str) -> list[int]:
-    """Live processes whose command line contains ``match`` (the PostgreSQL backends of
-    one database: "postgres: ... <user> <database> ..."; the Redis server)."""
-    pids = []
+def pids_by(parts: dict[str, str]) -> dict[str, list[int]]:
+    """Part -> the live processes whose command line contains its text (the PostgreSQL
+    backends of one database: "postgres: ... <user> <database> ..."; the Redis server),
+    from one walk over /proc."""
+    found: dict[str, list[int]] = {part: [] for part in parts}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if match in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                    pids.append(int(entry.name))
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             except OSError:
-                pass
-    return pids
+                continue
+            for part, text in parts.items():
+                if text in command:
+                    found[part].append(int(entry.name))
+    return found
 
 
 class Neighbours:
@@ -93,10 +96,8 @@ class Neighbours:
     def cpu(self) -> dict[str, float]:
         if self.database is None:
             return {}
-        return {
-            "database": sum(process_cpu_alone(pid) for pid in pids_of(f" {self.database} ")),
-            "redis": sum(process_cpu_alone(pid) for pid in pids_of("redis-server")),
-        }
+        found = pids_by({"database": f" {self.database} ", "redis": "redis-server"})
+        return {part: sum(process_cpu_alone(pid) for pid in pids) for part, pids in found.items()}
 
 
 def process_cpu_alone(pid: int) -> float:

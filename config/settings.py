@@ -181,7 +181,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # sake of external poolers such as PgBouncer, and this pool is psycopg's
     # own, in the process). A move's handful of statements are then parsed
     # and planned once per connection instead of every time: PostgreSQL's
-    # CPU per move 1.7 -> 0.9 ms, the server's 4.1 -> 3.8 ms
+    # CPU per move 1.3-1.5 -> 0.7-0.8 ms, per socket connect 2.3-2.5 -> 1.1 ms
     # (bench/server_cost.py; docs/benchmarks.md). PG_PREPARE=off goes back
     # to Django's default (client-side binding, nothing prepared), for a
     # deployment behind a transaction-pooling PgBouncer.
