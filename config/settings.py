@@ -130,6 +130,9 @@ STRICT_PUSHES = env_flag("STRICT_PUSHES", False)
 # its database connection from one request to the next.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "12"))
 
+# WebSocket frames compressed (permessage-deflate) for clients that offer it.
+WS_COMPRESSION = env_flag("WS_COMPRESSION", True)
+
 # Searches a Sokoban solve runs at once, one a core (games.engines.sokoban.solver:
 # threads). One by default: on a small machine a second would take the core the
 # players' requests run on; raise it where the solver has cores of its own.
@@ -169,6 +172,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A connection pool per process, shared by the HTTP threads, the socket
     # thread and the scheduler: a thread holds a PostgreSQL backend only while
     # it works, so a busy process needs fewer backends than it has threads.
+    # Our backend checks a pooled connection before use only once it has
+    # rested a second (core/db/postgresql); Django's checks it at every
+    # request, one more round trip to PostgreSQL each.
+    DATABASES["default"]["ENGINE"] = "core.db.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,

@@ -73,6 +73,11 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         self.require_valid_group_name(group)  # type: ignore[no-untyped-call]
         self._put_group(group, message)
 
+    async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
+        """Several group sends, in order (one change's pushes; see RedisChannelLayer's)."""
+        for group, message in pushes:
+            await self.group_send(group, message)
+
     def _put_group(self, group: str, message: dict[str, Any]) -> None:
         self._clean_expired()
         for channel in self.groups.get(group, {}):
@@ -185,13 +190,17 @@ class HubChannelLayer(InProcessChannelLayer):
             hub.signalled(name)
 
     def _publish(self, target: str, name: str, message: Any) -> None:
+        self._publish_many([(target, name, message)])
+
+    def _publish_many(self, publications: list[tuple[str, str, Any]]) -> None:
         self._ensure_link()
         if self._writer is None:
             self.dropped += 1
+            target, name, _ = publications[0]
             if self.dropped % 1000 == 1:  # the first, then one line a thousand: an outage must not flood the log
                 log.warning("hub not linked: a %s message for %s stays in this process (%d so far)", target, name, self.dropped)
             return
-        data = hub.frame(hub.PUBLISH, [target, name, message])
+        data = b"".join(hub.frame(hub.PUBLISH, list(publication)) for publication in publications)
         if asyncio.get_running_loop() is self._loop:
             self._writer.write(data)
         else:  # the link is another running loop's: write from there
@@ -209,6 +218,12 @@ class HubChannelLayer(InProcessChannelLayer):
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await super().group_send(group, message)
         self._publish("group", group, message)
+
+    async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
+        """Delivered here in order, and handed to the hub in one write."""
+        for group, message in pushes:
+            await super().group_send(group, message)
+        self._publish_many([("group", group, message) for group, message in pushes])
 
     def signal(self, name: str) -> None:
         """Run the handlers registered for ``name`` (core.hub.on_signal) in the other processes.
@@ -234,6 +249,14 @@ class _RedisShard(RedisSingleShardConnection):  # type: ignore[misc]
         self._ensure_redis()
         await self._redis.publish(channel, message)
 
+    async def publish_many(self, publications: list[tuple[str, bytes]]) -> None:
+        """Several PUBLISHes in one round trip (a pipeline: one write, the replies read together)."""
+        self._ensure_redis()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for channel, message in publications:
+                pipe.publish(channel, message)
+            await pipe.execute()
+
     async def psubscribe(self, pattern: str) -> None:
         async with self._lock:
             if pattern not in self._subscribed_to:
@@ -252,6 +275,20 @@ class _RedisLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         # Letters only: the token must fit in a channel name (and in a pattern, as itself).
         token = "".join(random.choice(string.ascii_letters) for _ in range(12))
         self._own = f"{self.prefix}specific.{token}!"
+
+    async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
+        """One change's pushes, in order, in one round trip to each Redis they go to.
+
+        A move pushes three messages (the public view, and each player's own);
+        sent one by one, each waited for its reply before the next left, and
+        the request thread waited for all three.
+        """
+        by_shard: dict[_RedisShard, list[tuple[str, bytes]]] = {}
+        for group, message in pushes:
+            channel = self._get_group_channel_name(group)
+            by_shard.setdefault(self._get_shard(channel), []).append((channel, self.channel_layer.serialize(message)))
+        for shard, publications in by_shard.items():
+            await shard.publish_many(publications)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A channel of this process: subscribed once for all of them, by pattern.
@@ -273,6 +310,9 @@ class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """channels-redis's pub/sub layer (a push is one PUBLISH per group, read by the
     processes with sockets in it), with pushes that do not queue behind each other
     and no Redis subscription per socket of its own (_RedisShard, _RedisLoopLayer)."""
+
+    async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
+        await self._get_layer().group_send_many(pushes)
 
     def _get_layer(self) -> _RedisLoopLayer:
         loop = asyncio.get_running_loop()

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -58,7 +60,7 @@ def _counted(key: str, timeout: int) -> int:
         # then counted. Django's add() and incr() took three (SET NX; EXISTS,
         # INCR) on every move a player made.
         name = shared.make_and_validate_key(key)
-        with shared._cache.get_client(name, write=True).pipeline(transaction=False) as both:
+        with _redis_of(shared).pipeline(transaction=False) as both:
             both.set(name, 0, ex=timeout, nx=True)
             both.incr(name)
             return int(both.execute()[1])
@@ -71,6 +73,18 @@ def _counted(key: str, timeout: int) -> int:
         if shared.add(key, 1, timeout=timeout):
             return 1
         return int(shared.incr(key))  # another process made it meanwhile
+
+
+# Django's cache makes a new Redis client (over its pool) at every call; the
+# counting keeps one per cache.
+_redis_clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
+
+
+def _redis_of(shared: RedisCache) -> Any:
+    client = _redis_clients.get(shared)
+    if client is None:
+        client = _redis_clients[shared] = shared._cache.get_client(write=True)
+    return client
 
 
 def hit_user(scope: str, user_id: int) -> None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -108,25 +110,30 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 async def _send_all(layer: Any, pushes: list[Push]) -> None:
-    for group, message in pushes:
-        await _send_with_retries(layer, group, message)
+    if hasattr(layer, "group_send_many"):  # our layers: one change's pushes in one go
+        await _send_with_retries(", ".join(group for group, _ in pushes), functools.partial(layer.group_send_many, pushes))
+    else:
+        for group, message in pushes:
+            await _send_with_retries(group, functools.partial(layer.group_send, group, message))
 
 
-async def _send_with_retries(layer: Any, group: str, message: dict[str, Any]) -> None:
-    """One push, tried again while the layer fails (Redis slow or briefly away).
+async def _send_with_retries(groups: str, send: Callable[[], Awaitable[None]]) -> None:
+    """A send, tried again while the layer fails (Redis slow or briefly away).
 
     After PUSH_RETRY_SECONDS it is given up: by then the sockets' own
     receive has failed too, and each sends its client a fresh snapshot when
-    the layer is back, so nothing stays missed.
+    the layer is back, so nothing stays missed. A send of several pushes is
+    tried again whole: a push that had gone before the failure may then
+    arrive twice, with the same version, which clients take as it is.
     """
     delay, waited = 0.05, 0.0
     while True:
         try:
-            await layer.group_send(group, message)
+            await send()
             return
         except Exception as error:
             if waited >= PUSH_RETRY_SECONDS:
-                log.error("push to %s given up after %.0f s: %s", group, waited, error)
+                log.error("push to %s given up after %.0f s: %s", groups, waited, error)
                 return
             await asyncio.sleep(delay)
             waited += delay

@@ -41,4 +41,4 @@ def test_urls_choose_postgres_and_redis() -> None:
         DEBUG="0", SECRET_KEY="x" * 50, DATABASE_URL="postgres://u@db:5432/g", REDIS_URL="redis://cache:6379/0"
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "django.db.backends.postgresql", "core.layers.RedisChannelLayer"]
+    assert done.stdout.split() == ["False", "core.db.postgresql", "core.layers.RedisChannelLayer"]

@@ -59,3 +59,22 @@ def test_a_group_push_reaches_the_other_process_even_while_this_ones_subscriptio
         await there.flush()
 
     asyncio.run(run())
+
+
+def test_a_changes_pushes_sent_together_arrive_in_order_in_each_group() -> None:
+    async def run() -> None:
+        here, there = layer(), layer()
+        public, own = await there.new_channel(), await there.new_channel()
+        await there.group_add("room-2", public)
+        await there.group_add("room-2", own)
+        await there.group_add("room-2-user-7", own)
+        await here.new_channel()
+        await asyncio.sleep(0.2)
+        pushes = [("room-2", {"type": "public", "n": 1}), ("room-2-user-7", {"type": "seat", "n": 2}), ("room-2", {"type": "public", "n": 3})]
+        await asyncio.wait_for(here.group_send_many(pushes), 5)
+        assert [(await asyncio.wait_for(there.receive(public), 5))["n"] for _ in range(2)] == [1, 3]
+        assert [(await asyncio.wait_for(there.receive(own), 5))["n"] for _ in range(3)] == [1, 2, 3]
+        await here.flush()
+        await there.flush()
+
+    asyncio.run(run())

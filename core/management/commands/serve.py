@@ -59,6 +59,7 @@ class Command(BaseCommand):
             loop="uvloop",
             http="httptools",
             ws="websockets-sansio",
+            ws_per_message_deflate=settings.WS_COMPRESSION,
             lifespan="on",
             access_log=options["access_log"],
             # Longer than the clients' own idle expiry (httpx and Go: 5 s, as
