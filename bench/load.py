@@ -228,6 +228,10 @@ async def think_and_play(
                 phase = "push of a rematch"
                 detail = await players[0].state_at(match_id, 0)
                 by_seat = {p["seat"]: players[0] if p["username"] == players[0].name else players[1] for p in detail["players"]}
+        # Stay until every game's last measured move is through: players who all
+        # left at once in the window's last thinking time (a socket's close is a
+        # database write) would load the last moves as real players do not.
+        await asyncio.sleep(max(0.0, deadline + think + 1.0 - time.perf_counter()))
     except (asyncio.TimeoutError, HTTPFailure, OSError, websockets.WebSocketException) as error:
         counts["errors"] += 1
         kinds[f"{type(error).__name__} at {phase}"] += 1
