@@ -27,7 +27,7 @@ _returned_at: weakref.WeakKeyDictionary[Connection[Any], float] = weakref.WeakKe
 
 
 def returned(connection: Connection[Any]) -> None:
-    """The pool's ``reset`` (each connection given back in a clean state), and a new connection's start."""
+    """A connection made, or given back to the pool: it starts resting."""
     _returned_at[connection] = time.monotonic()
 
 
@@ -56,7 +56,7 @@ def _check(pool: ConnectionPool[Any], connection: Connection[Any]) -> None:
 class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
     @property
     def pool(self) -> ConnectionPool[Any] | None:
-        # As Django makes its pool, with our check and reset in place of its check.
+        # As Django makes its pool, with our check in place of its own.
         options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not options:
             return None
@@ -68,7 +68,6 @@ class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
                 open=False,  # opened on first use, as Django's
                 configure=self._configure_and_start_resting,
                 check=lambda connection: _check(made, connection),
-                reset=returned,
                 **({} if options is True else options),
             )
             self._connection_pools.setdefault(self.alias, made)  # the first of racing threads wins
@@ -78,3 +77,11 @@ class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
     def _configure_and_start_resting(self, connection: Connection[Any]) -> None:
         self._configure_connection(connection)
         returned(connection)
+
+    def _close(self) -> None:
+        # Given back to the pool here, not by the pool's ``reset``: with a
+        # reset the pool hands every returned connection to a worker thread
+        # of its own, one more thread hand-off at the end of every request.
+        if self.pool is not None and self.connection is not None:
+            returned(self.connection)
+        super()._close()
