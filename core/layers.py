@@ -32,10 +32,11 @@ import uuid
 from typing import Any
 
 import msgpack
+import redis
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
-from channels_redis.utils import _wrap_close, decode_hosts
+from channels_redis.utils import _consistent_hash, _wrap_close, decode_hosts
 
 from . import hub
 
@@ -311,8 +312,59 @@ class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     processes with sockets in it), with pushes that do not queue behind each other
     and no Redis subscription per socket of its own (_RedisShard, _RedisLoopLayer)."""
 
+    # A publish from a request's thread waits this long for Redis before the
+    # pushes are handed to the loop instead, which retries them (games/broadcast.py).
+    THREAD_PUBLISH_TIMEOUT = 1.0
+    # Made at the first publish from a thread (None: hosts that are not plain addresses).
+    _blocking_clients: list[redis.Redis] | None | bool = False
+
     async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
         await self._get_layer().group_send_many(pushes)
+
+    def publish_from_thread(self, pushes: list[tuple[str, dict[str, Any]]]) -> bool:
+        """One change's pushes from a thread that is not the loop's, over blocking connections.
+
+        A request's thread published through the server's loop: a hand-over
+        to the loop, the loop's round trip to Redis, and a hand-over back,
+        two wake-ups of each thread on every move. Here the thread sends
+        the same PUBLISHes (one pipeline for each Redis) itself and waits for
+        their replies with the interpreter free for the others. False when
+        this layer's hosts are not plain addresses (a sentinel), for the
+        loop to send; raises if Redis fails, for the loop to retry.
+        """
+        clients = self._thread_clients()
+        if clients is None:
+            return False
+        prefix = self._kwargs.get("prefix", "asgi")
+        by_shard: dict[int, list[tuple[str, bytes]]] = {}
+        for group, message in pushes:
+            channel = f"{prefix}__group__{group}"
+            by_shard.setdefault(_consistent_hash(channel, len(clients)), []).append((channel, self.serialize(message)))
+        for shard, publications in by_shard.items():
+            with clients[shard].pipeline(transaction=False) as pipe:
+                for channel, message in publications:
+                    pipe.publish(channel, message)
+                pipe.execute()
+        return True
+
+    def _thread_clients(self) -> list[redis.Redis] | None:
+        clients = self._blocking_clients
+        if clients is False:
+            hosts = decode_hosts(self._kwargs.get("hosts"))
+            if all(set(host) <= {"address", "socket_timeout", "socket_connect_timeout"} for host in hosts):
+                clients = [
+                    redis.Redis.from_url(
+                        host["address"],
+                        socket_timeout=self.THREAD_PUBLISH_TIMEOUT,
+                        socket_connect_timeout=self.THREAD_PUBLISH_TIMEOUT,
+                    )
+                    for host in hosts
+                ]
+            else:
+                clients = None
+            self._blocking_clients = clients
+        assert clients is not False
+        return clients
 
     def _get_layer(self) -> _RedisLoopLayer:
         loop = asyncio.get_running_loop()

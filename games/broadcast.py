@@ -71,8 +71,10 @@ def _deliver(pushes: list[Push]) -> None:
     Redis layer keeps its connections per loop. All pushes of one change go
     over in one hand-over, and the caller waits for them, so that when a
     move's POST is answered its pushes have left, in the order they were
-    made. Without a running server loop (management commands, plain tests)
-    they are sent on a loop of its own, as asgiref does it.
+    made. Redis's layer is the exception: a thread publishes there itself,
+    over blocking connections, and only what fails goes to the loop. Without
+    a running server loop (management commands, plain tests) they are sent
+    on a loop of its own, as asgiref does it.
     """
     if connection.in_atomic_block:
         # Every push leaves after commit (transaction.on_commit): one sent from
@@ -89,7 +91,7 @@ def _deliver(pushes: list[Push]) -> None:
         if loop is not None and loop.is_running():
             if _running_loop() is loop:
                 loop.create_task(_send_all(layer, pushes))
-            else:
+            elif not _published_from_this_thread(layer, pushes):
                 sent = asyncio.run_coroutine_threadsafe(_send_all(layer, pushes), loop)
                 try:
                     sent.result(timeout=SEND_TIMEOUT_SECONDS)
@@ -100,6 +102,23 @@ def _deliver(pushes: list[Push]) -> None:
             async_to_sync(_send_all)(layer, pushes)
     except Exception:  # a push that fails must not undo a committed move
         log.exception("pushes to %s failed", ", ".join(group for group, _ in pushes))
+
+
+def _published_from_this_thread(layer: Any, pushes: list[Push]) -> bool:
+    """Whether the layer sent the pushes from this thread itself (Redis's: core/layers.py).
+
+    If it fails (Redis slow or away), they go to the loop as before, which
+    retries; a push that did reach Redis may then arrive twice, with the
+    same version, which clients take as it is.
+    """
+    publish = getattr(layer, "publish_from_thread", None)
+    if publish is None:
+        return False
+    try:
+        return bool(publish(pushes))
+    except Exception as error:
+        log.warning("pushes to %s from a request's thread failed (%s); the server's loop retries them", ", ".join(group for group, _ in pushes), error)
+        return False
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

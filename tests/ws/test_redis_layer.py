@@ -78,3 +78,23 @@ def test_a_changes_pushes_sent_together_arrive_in_order_in_each_group() -> None:
         await there.flush()
 
     asyncio.run(run())
+
+
+def test_a_request_thread_publishes_itself_and_a_failure_is_left_to_the_loop() -> None:
+    from games.broadcast import _published_from_this_thread
+
+    async def run() -> None:
+        there = layer()
+        listener = await there.new_channel()
+        await there.group_add("room-3", listener)
+        await asyncio.sleep(0.2)
+        here = layer()  # another process's layer, used from a thread with no loop
+        pushes = [("room-3", {"type": "public", "n": 1}), ("room-3", {"type": "public", "n": 2})]
+        assert await asyncio.to_thread(here.publish_from_thread, pushes) is True
+        assert [(await asyncio.wait_for(there.receive(listener), 5))["n"] for _ in range(2)] == [1, 2]
+        # Redis away: the thread says so at once, for the loop to retry.
+        away = RedisChannelLayer(hosts=["redis://127.0.0.1:1"], prefix="away")
+        assert await asyncio.to_thread(_published_from_this_thread, away, pushes) is False
+        await there.flush()
+
+    asyncio.run(run())
