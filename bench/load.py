@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.kept_alive import HTTPFailure, KeptAlive  # noqa: E402
 from bench.machine import machine_line  # noqa: E402
-from bench.server_cost import Neighbours, process_cpu, profiled  # noqa: E402
+from bench.server_cost import Neighbours, process_cpu_alone, process_tree, profiled  # noqa: E402
 from tests.servers import Server, manage, server_env  # noqa: E402
 
 
@@ -281,7 +281,7 @@ async def run_open_loop(
     cpu = asyncio.create_task(cpu_over(server_pids, measure_from, deadline, neighbours))
     lag = asyncio.create_task(client_lag(measure_from, deadline))
     await asyncio.gather(*tasks)
-    server_cpu, client_cpu, others = await cpu
+    server_cpu, client_cpu, others, by_process = await cpu
     lags = sorted(await lag)
     steady = sorted(latencies)
     return {
@@ -298,6 +298,8 @@ async def run_open_loop(
         "over_100ms": sum(latency > 0.1 for latency in steady),
         "server_cpu_share": round(server_cpu / seconds, 2),
         "server_cpu_ms_per_move": round(1000 * server_cpu / counts["moves"], 2) if counts["moves"] else None,
+        # Each server process's share of a core (those above 1%), largest first.
+        "server_cpu_share_by_process": [round(cpu / seconds, 2) for cpu in by_process if cpu / seconds >= 0.01],
         "client_cpu_share": round(client_cpu / seconds, 2),
         **{
             f"{part}_cpu_ms_per_move": round(1000 * spent / counts["moves"], 2) if counts["moves"] else None
@@ -349,18 +351,25 @@ def collector_paused() -> Iterator[None]:
 
 async def cpu_over(
     server_pids: list[int], start: float, end: float, neighbours: Neighbours
-) -> tuple[float, float, dict[str, float]]:
-    """CPU seconds of the servers (with their workers), of this process, and of the
-    servers' database and Redis (by part), between two moments."""
+) -> tuple[float, float, dict[str, float], list[float]]:
+    """CPU seconds of the servers (with their workers), of this process, of the
+    servers' database and Redis (by part), and of each server process (largest
+    first: whether several share the work evenly), between two moments."""
     await asyncio.sleep(max(0.0, start - time.perf_counter()))
-    servers, client, others = sum(process_cpu(pid) for pid in server_pids), time.process_time(), neighbours.cpu()
+    each, client, others = _each_process_cpu(server_pids), time.process_time(), neighbours.cpu()
     await asyncio.sleep(max(0.0, end - time.perf_counter()))
-    after = neighbours.cpu()
+    after, after_each = neighbours.cpu(), _each_process_cpu(server_pids)
+    spent = {pid: cpu - each.get(pid, 0.0) for pid, cpu in after_each.items()}
     return (
-        sum(process_cpu(pid) for pid in server_pids) - servers,
+        sum(spent.values()),
         time.process_time() - client,
         {part: after[part] - others[part] for part in others},
+        sorted(spent.values(), reverse=True),
     )
+
+
+def _each_process_cpu(server_pids: list[int]) -> dict[int, float]:
+    return {one: process_cpu_alone(one) for pid in server_pids for one in process_tree(pid)}
 
 
 def percentile(ordered: list[float], p: float) -> float:
