@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
         [--threads N] [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
-        [--results FILE] [--without-patterns]
+        [--results FILE] [--without-patterns] [--without-probes]
 
 Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
 known push-optimal counts of shared/data/sokoban/microban_push_optimal.tsv),
@@ -22,7 +22,8 @@ appended to FILE (one JSON object a line) as soon as it is known, and levels
 already in FILE with the same algorithm and limit are not run again: a long
 run can be stopped and resumed, and the report covers the whole file.
 ``--without-patterns`` turns the greedy searches' learned deadlock patterns
-off (solver.DEADLOCK_PATTERNS), for a run to set beside one with them.
+off (solver.DEADLOCK_PATTERNS), ``--without-probes`` their whole-board probes
+(solver.BOARD_PROBE_EVERY), for a run to set beside one with them.
 
 The report gives per collection: solved / total, total and median seconds,
 proved push-optimal answers (and pushes against the known optima), the
@@ -106,10 +107,18 @@ PORTFOLIO_GREEDY: dict[str, Any] = {
 
 def core_search_within(level: Level, prepared: core.CoreBoard, cpu: float, **options: Any) -> tuple[int | None, int, float]:
     """(pushes or None, expansions, CPU seconds) of one core search (core.search's ``options``)
-    within ``cpu`` seconds of CPU; an answer is replayed through the engine."""
+    within ``cpu`` seconds of CPU; an answer is replayed through the engine. A ``trace`` in
+    the options keeps its last point only (its counts)."""
     check = CpuLimit(cpu)
+    trace = options.get("trace")
+
+    def checked(expanded: int) -> None:
+        if trace:
+            del trace[:-1]  # (a trace is wanted for its counts: the last point will do)
+        check(expanded)
+
     try:
-        status, codes, expanded, _ = core.search(prepared, memory_bytes=2 << 30, check=check, **options)
+        status, codes, expanded, _ = core.search(prepared, memory_bytes=2 << 30, check=checked, **options)
     except OutOfTime:
         return None, check.reached, check.spent
     spent = check.spent
@@ -231,12 +240,16 @@ def load_results(path: Path | None) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def without_patterns() -> None:
-    """A worker's setting for ``--without-patterns`` (solver.DEADLOCK_PATTERNS is a constant elsewhere)."""
-    setattr(solver, "DEADLOCK_PATTERNS", False)
+def set_constants(constants: dict[str, Any]) -> None:
+    """A worker's settings for ``--without-patterns`` and ``--without-probes`` (solver's
+    DEADLOCK_PATTERNS and BOARD_PROBE_EVERY are constants elsewhere)."""
+    for name, value in constants.items():
+        setattr(solver, name, value)
 
 
-def run(jobs: list[Job], workers: int, path: Path | None, patterns: bool = True) -> list[dict[str, Any]]:
+def run(
+    jobs: list[Job], workers: int, path: Path | None, constants: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Run the jobs not already in the results file; every result, old and new."""
     done = {
         (r["collection"], r["level"], r["algorithm"], r["time_limit"], r.get("threads", 1)): r
@@ -248,7 +261,7 @@ def run(jobs: list[Job], workers: int, path: Path | None, patterns: bool = True)
         print(f"   running {len(todo)} levels ({len(results)} already in the results file)")
         sys.stdout.flush()
     with ProcessPoolExecutor(
-        max_workers=workers, max_tasks_per_child=1, initializer=None if patterns else without_patterns
+        max_workers=workers, max_tasks_per_child=1, initializer=set_constants, initargs=(constants or {},)
     ) as pool:
         for data in pool.map(run_one, todo):
             results.append(data)
@@ -285,6 +298,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="append results here; resume from it")
     parser.add_argument("--without-patterns", action="store_true",
                         help="the greedy searches without learned deadlock patterns")
+    parser.add_argument("--without-probes", action="store_true",
+                        help="the greedy searches without whole-board probes")
     args = parser.parse_args()
 
     if args.threads is None:
@@ -295,7 +310,8 @@ def main() -> None:
             parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
           f" {args.time_limit:g} s a level, {args.workers} at a time, {args.threads} search thread(s) each"
-          + (", without deadlock patterns" if args.without_patterns else ""))
+          + (", without deadlock patterns" if args.without_patterns else "")
+          + (", without whole-board probes" if args.without_probes else ""))
     print(f"machine: {machine()}")
     for name in names:
         title, filename = COLLECTIONS[name]
@@ -312,7 +328,10 @@ def main() -> None:
             numbered = [(n, level) for n, level in numbered if n in chosen]
         jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads) for n, level in numbered]
         started = time.monotonic()
-        results = run(jobs, args.workers, args.results, patterns=not args.without_patterns)
+        constants = {"DEADLOCK_PATTERNS": False} if args.without_patterns else {}
+        if args.without_probes:
+            constants["BOARD_PROBE_EVERY"] = 0
+        results = run(jobs, args.workers, args.results, constants)
         label = f"{title}, levels {numbered[0][0]}-{numbered[-1][0]}"
         if args.sample:
             label = f"{title}, sample of {len(numbered)}"

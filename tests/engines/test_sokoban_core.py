@@ -203,13 +203,16 @@ def test_corral_deadlock_searches_never_lose_a_solution_or_an_optimum() -> None:
 
 
 def searched_with_box_sets(
-    level: str | int, box_sets: int, weight: int = 1, patterns: int = 0, trace: list[core.TracePoint] | None = None
+    level: str | int, box_sets: int, weight: int = 1, patterns: int = 0, trace: list[core.TracePoint] | None = None,
+    probes: tuple[int, int] = (0, 0),
 ) -> tuple[str, int, int]:
-    """The core's status, pushes and expansions (A*, or greedy with weight 0) with ``box_sets`` and ``patterns``."""
+    """The core's status, pushes and expansions (A*, or greedy with weight 0) with ``box_sets``, ``patterns``
+    and ``probes`` (every how many expansions, and at most how many expansions each)."""
     board = Board(LEVELS[level] if isinstance(level, int) else parse_level(level))
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         memory_bytes=1 << 28, check=lambda expanded: None, box_sets=box_sets, patterns=patterns, trace=trace,
+        probes=probes[0], probe_limit=probes[1],
     )
     if status == core.SOLVED:
         assert replay(board_level(level), to_lurd(board, codes)).solved
@@ -265,7 +268,7 @@ def test_a_lost_box_set_is_learned_once_and_prunes_every_later_position_that_hol
     with_patterns = searched_with_box_sets(104, 4, patterns=1, trace=learned)
     assert without[:2] == with_patterns[:2] == (core.SOLVED, 24)
     assert with_patterns[2] < 0.75 * without[2]
-    *_, set_tests, set_deadlocks, patterns, pruned = learned[-1]
+    set_tests, set_deadlocks, patterns, pruned = learned[-1][8:12]
     assert sets_alone[-1][10] == 0 and 0 < patterns <= set_deadlocks < sets_alone[-1][9] / 10
     assert pruned > 10 * patterns
     # With patterns the box sets are searched at every fourth expansion only
@@ -301,6 +304,82 @@ def test_learned_deadlock_patterns_never_lose_a_solution_or_an_optimum() -> None
         assert searched_with_box_sets(text, 4, weight=0, patterns=1)[0] == greedy, text
         solvable += optimum[0] == core.SOLVED
     assert 190 < solvable < 210  # (both kinds of room were compared)
+
+
+@needs_core
+def test_whole_board_probes_prove_positions_lost_that_box_sets_miss_and_learn_them() -> None:
+    # SokHard 84, the greedy search with box sets and patterns for 20,000
+    # expansions, then the same with every 16th expanded position probed by
+    # a search of all its boxes (30 expansions at most): the probes prove
+    # positions lost that the box sets let through, each loss is shrunk and
+    # learned, and the patterns prune more children an expansion.
+    prepared = core.CoreBoard(Board(load_levels(SHARED / "SokHard.xsb")[83]))
+
+    def check(expanded: int) -> None:
+        if expanded >= 20_000:
+            raise TimeoutError
+
+    traces: dict[int, list[core.TracePoint]] = {0: [], 16: []}
+    for probes, trace in traces.items():
+        with pytest.raises(TimeoutError):
+            core.search(prepared, weight=0, packing=3, corrals=core.PI_CORRALS, memory_bytes=1 << 28, check=check,
+                        box_sets=4, patterns=1, trace=trace, probes=probes, probe_limit=30)
+    assert traces[0][-1][12:] == (0, 0, 0)
+    made, lost, learned = traces[16][-1][12:]
+    assert made > 100 and 0 < learned <= lost < made
+    pruned = {probes: trace[-1][11] / trace[-1][0] for probes, trace in traces.items()}
+    assert pruned[16] > 1.5 * pruned[0]
+
+
+@needs_core
+def test_whole_board_probes_never_lose_a_solution_or_an_optimum() -> None:
+    # A probe that called a solvable position lost, or a pattern shrunk from
+    # one too far (a set of boxes that can in fact reach goals, or a goal
+    # left empty taken for one that must be filled), would turn a solvable
+    # level unsolvable or make A*'s answer longer. Probing every expansion
+    # (the most probes, and every loss shrunk): over every third Microban
+    # level (but for two that take A* seconds) and rooms of random boxes,
+    # A*'s answers are the same as without any deadlock search, the greedy
+    # search still solves every level, and a greedy search without macros
+    # finds the rooms solvable exactly where it does without probes.
+    for index in range(0, 155, 3):
+        if index in (111, 138):  # (A* takes seconds on these two)
+            continue
+        assert searched_with_box_sets(index, 4, patterns=1, probes=(1, 30))[:2] == searched_with_box_sets(
+            index, 0)[:2], index
+        assert searched_with_box_sets(index, 4, weight=0, patterns=1, probes=(1, 30))[0] == core.SOLVED, index
+    rooms = random.Random(25)
+    solvable = 0
+    for index in range(400):
+        text = random_room(rooms, "$$$$$.....@") if index % 2 else pulled_room(rooms, 4 + index % 3, 40)
+        optimum = searched_with_box_sets(text, 0)
+        assert searched_with_box_sets(text, 4, patterns=1, probes=(1, 30))[:2] == optimum[:2], text
+        assert searched_with_box_sets(text, 0, probes=(1, 10))[:2] == optimum[:2], text
+        greedy = searched_with_box_sets(text, 0, weight=0)[0]
+        assert searched_with_box_sets(text, 4, weight=0, patterns=1, probes=(1, 30))[0] == greedy, text
+        solvable += optimum[0] == core.SOLVED
+    assert 190 < solvable < 210  # (both kinds of room were compared)
+
+
+@needs_core
+def test_the_solvers_greedy_searches_probe_and_its_astar_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A* keeps its proofs as they were: no probes there (nor box sets or patterns).
+    settings: list[tuple[int, int, int]] = []
+    search = core.search
+
+    def recorded(*args: Any, **kwargs: Any) -> tuple[str, list[int], int, int]:
+        settings.append((kwargs["weight"], kwargs["probes"], kwargs["probe_limit"]))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(core, "search", recorded)
+    # (The Python search and A* given next to no time, so that a greedy search runs.)
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
+    monkeypatch.setattr(solver, "CORE_ASTAR_SHARE", 0.01)
+    result = solve(LEVELS[92], time_limit=5, threads=1)
+    assert result.status == SOLVED
+    assert (1, 0, 0) in settings
+    assert (0, solver.BOARD_PROBE_EVERY, solver.BOARD_PROBE_LIMIT) in settings
+    assert {probes for weight, probes, _ in settings if weight} == {0}
 
 
 @needs_core

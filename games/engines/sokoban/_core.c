@@ -49,17 +49,22 @@ typedef struct {
 } Heap;
 
 /* A learned pattern listed under one of its squares: the record's offset in
- * s->pattern_data, and the next link of that square (-1: none). */
+ * s->pattern_data, the next link of that square (-1: none), and the
+ * pattern's squares folded into 64 bits (square_bit), so that most patterns
+ * a position does not hold are passed over without reading their record. */
 typedef struct {
     uint32_t offset;
     int32_t next;
+    uint64_t squares;
 } PatternLink;
+
+static inline uint64_t square_bit(int cell) { return 1ULL << (cell & 63); }
 
 /* Feature cells: boxes packed (on goals, in packing order) by free regions,
  * the regions counted up to REGIONS - 1. */
 #define REGIONS 16
 
-typedef struct {
+typedef struct Search {
     /* The level. */
     int width, size, boxes, goals;
     int step[4];
@@ -153,6 +158,21 @@ typedef struct {
     uint32_t *pattern_marks, pattern_stamp;
     int set_clock, set_every;
     int64_t pattern_prunes;
+    size_t pattern_data_capacity;
+    int32_t pattern_link_capacity;
+    /* Whole-board probes (board_probe): every ``probe_every``-th expansion
+     * (0: off) the position is searched by ``prober``, a search of its own
+     * (greedy, PI-corrals, no macros), for at most ``probe_limit``
+     * expansions; its boxes (probe_cells) and a lost set being shrunk
+     * (probe_set); the probes made, the losses they proved, and the
+     * patterns learned from those. */
+    int probe_every, probe_clock, probe_limit;
+    struct Search *prober;
+    uint16_t *probe_cells, *probe_set, *probe_trial;
+    /* The expanded node's boxes folded as PatternLink's squares: of boxes
+     * 0..i-1 (box_bits[i]) and of boxes i+1.. (box_bits[n + 1 + i]). */
+    uint64_t *box_bits;
+    int64_t probes, probe_finds, probe_patterns;
     uint16_t *cs_cells, *cs_nodes, *cs_child;
     uint32_t *cs_reach, *cs_seen, cs_stamp;
     int32_t *cs_table, *cs_slot;
@@ -643,7 +663,9 @@ static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
             while (head < tail) {
                 int cell = s->queue[head++];
                 int box = s->occupant[cell];
-                if (box ? s->goal_of[cell] < 0 : s->goal_of[cell] >= 0) needs = 1;
+                /* (An empty goal needs a box only when every goal needs one:
+                 * a probe's set of boxes may leave goals empty.) */
+                if (box ? s->goal_of[cell] < 0 : s->goal_of[cell] >= 0 && s->boxes == s->goals) needs = 1;
                 for (int k = 0; k < 4; k++) {
                     int next = cell + s->step[k];
                     if (s->floor[next] && s->reached[next] != s->reach_stamp && s->area[next] != id) {
@@ -798,13 +820,17 @@ static int box_set_deadlock(Search *s, int player, int pushed) {
 #define PATTERN_LIMIT (1 << 15)
 #define SET_EVERY 4
 #define PATTERN_KEYS (1 << 17)
+/* The bytes a probe's search may hold (its first chunk of nodes and table). */
+#define PROBE_BUDGET ((size_t)64 << 20)
 #define AREAS_TRIED 4
 
 /* Keep the pattern ``cells`` (sorted, ``k`` boxes), the player's canonical
  * square on their board (0: anywhere) and his area there (s->pattern_area),
  * unless it is known or the table full. */
 static void pattern_store(Search *s, const uint16_t *cells, int k, int player) {
-    if (s->pattern_count >= PATTERN_LIMIT) return;
+    if (s->pattern_count >= PATTERN_LIMIT || s->pattern_link_count + k > s->pattern_link_capacity ||
+        s->pattern_length + (size_t)k + 2 + (size_t)s->area_words > s->pattern_data_capacity)
+        return;
     uint64_t key = corral_key(s, cells, k, player) | 1;
     size_t i = (size_t)(key ^ (key >> 31)) & (PATTERN_KEYS - 1);
     while (s->pattern_keys[i]) {
@@ -823,9 +849,12 @@ static void pattern_store(Search *s, const uint16_t *cells, int k, int player) {
         memcpy(record + 2 + k, s->pattern_area, (size_t)s->area_words * sizeof(uint16_t));
         s->pattern_length += (size_t)s->area_words;
     }
+    uint64_t squares = 0;
+    for (int j = 0; j < k; j++) squares |= square_bit(cells[j]);
     for (int j = 0; j < k; j++) {
         int32_t link = s->pattern_link_count++;
         s->pattern_links[link].offset = offset;
+        s->pattern_links[link].squares = squares;
         s->pattern_links[link].next = s->pattern_head[cells[j]];
         s->pattern_head[cells[j]] = link;
     }
@@ -879,10 +908,12 @@ static void learn_pattern(Search *s, int player) {
     pattern_store(s, set, k, everywhere ? 0 : own);
 }
 
-/* Whether the position on the board now (s->occupant), the player at
- * ``stand``, holds a learned pattern with a box on ``cell``. */
-static int pattern_deadlock(Search *s, int cell, int stand) {
+/* Whether the position on the board now (s->occupant; its boxes folded in
+ * ``boxes`` as square_bit does), the player at ``stand``, holds a learned
+ * pattern with a box on ``cell``. */
+static int pattern_deadlock(Search *s, int cell, int stand, uint64_t boxes) {
     for (int32_t link = s->pattern_head[cell]; link >= 0; link = s->pattern_links[link].next) {
+        if (s->pattern_links[link].squares & ~boxes) continue;
         const uint16_t *record = s->pattern_data + s->pattern_links[link].offset;
         int k = record[0], all = 1;
         for (int j = 0; j < k && all; j++)
@@ -900,8 +931,9 @@ static inline int64_t cost(Search *s, int row, int column) {
     return pushes == 65535 ? INF : pushes;
 }
 
+/* Rows are boxes, columns goals: a probe (board_probe) may have fewer boxes than goals. */
 static void augment(Search *s, int row, int64_t *row_price, int64_t *column_price, int *owner) {
-    int n = s->boxes;
+    int n = s->goals;
     int64_t huge = (int64_t)INF * (n + 1);
     for (int j = 0; j <= n; j++) {
         s->slack[j] = huge;
@@ -947,7 +979,8 @@ static void augment(Search *s, int row, int64_t *row_price, int64_t *column_pric
 
 static int64_t matching_total(Search *s, const int *owner) {
     int64_t total = 0;
-    for (int j = 1; j <= s->boxes; j++) total += cost(s, owner[j], j);
+    for (int j = 1; j <= s->goals; j++)
+        if (owner[j]) total += cost(s, owner[j], j);
     return total;
 }
 
@@ -1003,7 +1036,7 @@ static int feature_cell(Search *s, int out_of_order_count) {
 /* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
  * ``cell``; INF or more is a deadlock. s->rows holds the node's rows. */
 static int64_t child_bound(Search *s, int changed, int cell) {
-    int n = s->boxes;
+    int n = s->boxes, m = s->goals;
     const uint16_t *saved = s->rows[changed];
     s->rows[changed] = s->dist + (size_t)cell * s->goals;
     /* The nearest goals, if all different, are the best matching. */
@@ -1028,7 +1061,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     }
     if (!s->duals_ready) {
         s->rows[changed] = saved;
-        for (int j = 0; j <= n; j++) {
+        for (int j = 0; j <= m; j++) {
             s->row_price[j] = 0;
             s->column_price[j] = 0;
             s->owner[j] = 0;
@@ -1041,7 +1074,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     int64_t result;
     if (s->duals_total >= INF) {
         /* The parent has no finite matching to repair: solve afresh. */
-        for (int j = 0; j <= n; j++) {
+        for (int j = 0; j <= m; j++) {
             s->row_price2[j] = 0;
             s->column_price2[j] = 0;
             s->owner2[j] = 0;
@@ -1051,13 +1084,13 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     } else {
         /* One row changed: one augmenting path repairs the matching. */
         int row = changed + 1, column = 0;
-        memcpy(s->row_price2, s->row_price, (size_t)(n + 1) * sizeof(int64_t));
-        memcpy(s->column_price2, s->column_price, (size_t)(n + 1) * sizeof(int64_t));
-        memcpy(s->owner2, s->owner, (size_t)(n + 1) * sizeof(int));
-        for (int j = 1; j <= n; j++)
+        memcpy(s->row_price2, s->row_price, (size_t)(m + 1) * sizeof(int64_t));
+        memcpy(s->column_price2, s->column_price, (size_t)(m + 1) * sizeof(int64_t));
+        memcpy(s->owner2, s->owner, (size_t)(m + 1) * sizeof(int));
+        for (int j = 1; j <= m; j++)
             if (s->owner2[j] == row) column = j;
         int64_t cheapest = INT64_MAX;
-        for (int j = 1; j <= n; j++) {
+        for (int j = 1; j <= m; j++) {
             int64_t c = cost(s, row, j) - s->column_price2[j];
             if (c < cheapest) cheapest = c;
         }
@@ -1237,6 +1270,9 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     return (int64_t)offset;
 }
 
+static int board_probe(Search *s, const uint16_t *cells, int player, int pushed);
+static int add_root(Search *s, uint16_t *cells, int player);
+
 /* Expand the node of ``top``: store and queue its children. A child that is
  * solved (forwards) ends with FOUND and ``*found``; one that ``other`` (the
  * search from the other end) has stored ends with MET, ``*found`` and
@@ -1285,7 +1321,18 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         s->set_clock = 0;
         if (box_set_deadlock(s, player, move_to(s, head->move))) restrict_ = 0;
     }
+    if (s->prober != NULL && restrict_ != 0 && head->parent >= 0 && ++s->probe_clock >= s->probe_every) {
+        s->probe_clock = 0;
+        if (board_probe(s, cells, player, move_to(s, head->move))) restrict_ = 0;
+    }
     s->duals_ready = 0;
+    if (s->pattern_count) {
+        uint64_t *before = s->box_bits, *after = s->box_bits + n + 1;
+        before[0] = 0;
+        for (int i = 0; i < n; i++) before[i + 1] = before[i] | square_bit(cells[i]);
+        after[n - 1] = 0;
+        for (int i = n - 2; i >= 0; i--) after[i] = after[i + 1] | square_bit(cells[i + 1]);
+    }
     Outcome outcome = RUNNING;
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
         if (!s->movable[i]) continue;
@@ -1340,7 +1387,8 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                 s->occupant[from] = 0;
                 s->occupant[to] = i + 1;
                 int lost = !s->backward && freeze_deadlock(s, to);
-                if (!lost && s->pattern_count && pattern_deadlock(s, to, stand)) {
+                if (!lost && s->pattern_count &&
+                    pattern_deadlock(s, to, stand, s->box_bits[i] | s->box_bits[n + 1 + i] | square_bit(to))) {
                     /* (A pattern is learned in the forward search only: the pulls have none.) */
                     lost = 1;
                     s->pattern_prunes++;
@@ -1425,6 +1473,125 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     return outcome;
 }
 
+/* --- whole-board probes ---------------------------------------------------- */
+
+/* Whether the boxes ``cells`` (``k`` of them, at most the level's, and no
+ * other box on the board), the player at ``player``, can never all stand on
+ * goals, as far as s->prober's search shows within s->probe_limit
+ * expansions: it runs out of positions (it makes no macro, and its pruning
+ * -- dead squares, freezes, frozen goals, PI-corrals, the matching, the
+ * patterns learned so far -- keeps every way to such a position). A set
+ * already on goals is not lost. */
+static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
+    Search *p = s->prober;
+    int on_goals = 1;
+    for (int i = 0; i < k; i++)
+        if (s->goal_of[cells[i]] < 0) on_goals = 0;
+    if (on_goals) return 0;
+    /* The last probe's nodes go: each one's slot is emptied (in any order:
+     * the scan looks for the node itself, not for an empty slot). */
+    size_t mask = p->table_capacity - 1;
+    for (int64_t node = 0; node < p->count; node++) {
+        uint64_t hash = node_head(p, node)->hash;
+        size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+        while (p->table[i] != node) i = (i + 1) & mask;
+        p->table[i] = -1;
+    }
+    p->count = 0;
+    p->heaps[0].length = 0;
+    p->open = 0;
+    p->expanded = 0;
+    p->boxes = k;
+    p->pattern_count = s->pattern_count;
+    p->pattern_head = s->pattern_head;
+    p->pattern_links = s->pattern_links;
+    p->pattern_data = s->pattern_data;
+    memcpy(s->probe_cells, cells, (size_t)k * sizeof(uint16_t));
+    int lost = 0;
+    if (add_root(p, s->probe_cells, player)) {
+        int64_t found = -1, met = -1;
+        Outcome outcome = RUNNING;
+        while (outcome == RUNNING && p->open && p->expanded < s->probe_limit)
+            outcome = expand(p, NULL, next_entry(p), &found, &met);
+        lost = outcome == RUNNING && !p->open && !p->shortcuts;
+    }
+    p->pattern_count = 0;
+    p->pattern_head = NULL;
+    p->pattern_links = NULL;
+    p->pattern_data = NULL;
+    return lost;
+}
+
+/* Whole-board probes (the measured lead of docs/benchmarks.md, session 24:
+ * of the lost positions a greedy search expands on the unsolved classic
+ * levels, more than half are proved lost by a search of the whole board
+ * within 100 expansions, where no set of a few boxes near the push is
+ * lost). The expanded position (``cells``, sorted; the player at
+ * ``player``; the box just pushed on ``pushed``) is probed with all its
+ * boxes; a loss prunes it, and with patterns it is learned: the nearest 2,
+ * 4, 8, ... boxes to the push (steps over the floor) are probed in turn,
+ * and of the first lost set (or all the boxes) each box is dropped,
+ * farthest first, while the rest stays lost; what is left is kept as a
+ * pattern for the player's area on its own board (learn_pattern's record),
+ * so that the loss prunes wherever it recurs. Sound as the box sets are:
+ * boxes added never make a push possible. Measured (bench/sokoban_box_sets.py,
+ * 20 s of CPU a level, docs/benchmarks.md session 25): a probe every 1,024
+ * expansions of at most 30 proves about a third of the probed positions
+ * lost, and solved Holland 37 (4.8 s) of the 32 levels the whole-set runs
+ * left unsolved, against none; on SokHard's panel it is 6 of 8 either way,
+ * some levels 15-25% faster, others 4-10% slower (their searches expand the
+ * very same positions: what the probes prune there was never to be
+ * expanded). Probing every 256th or 64th expansion cost more than it pruned
+ * (SokHard 81 and 112 lost); shrinking takes 60-85% of the probes' work. A
+ * small search of all the boxes without PI-corrals or the matching
+ * (corral_deadlock's) proved a loss in 3% of probes, against 25-55% here. */
+static int board_probe(Search *s, const uint16_t *cells, int player, int pushed) {
+    int n = s->boxes;
+    s->probes++;
+    if (!probe_lost(s, cells, n, player)) return 0;
+    s->probe_finds++;
+    if (!s->patterns) return 1;
+    uint16_t *set = s->probe_set, *trial = s->probe_trial;
+    int found = nearest_boxes(s, pushed, n, s->size), k = n;
+    memcpy(set, found == n ? s->set_order : cells, (size_t)n * sizeof(uint16_t));
+    for (int m = 2; m < found; m *= 2) {
+        memcpy(trial, set, (size_t)m * sizeof(uint16_t));
+        sort_cells(trial, m);
+        if (probe_lost(s, trial, m, player)) {
+            k = m;
+            break;
+        }
+    }
+    for (int drop = k - 1; drop >= 0 && k > 1; drop--) {
+        int c = 0;
+        for (int j = 0; j < k; j++)
+            if (j != drop) trial[c++] = set[j];
+        sort_cells(trial, c);
+        if (probe_lost(s, trial, c, player)) {
+            memmove(set + drop, set + drop + 1, (size_t)(k - drop - 1) * sizeof(uint16_t));
+            k--;
+        }
+    }
+    sort_cells(set, k);
+    /* The player's area on the pattern's own board. */
+    int *saved = s->occupant, *board = s->prober->occupant;
+    for (int j = 0; j < k; j++) board[set[j]] = 1;
+    s->occupant = board;
+    uint32_t stamp = ++s->pattern_stamp;
+    int own = flood(s, player, s->pattern_marks, stamp);
+    s->occupant = saved;
+    for (int j = 0; j < k; j++) board[set[j]] = 0;
+    memset(s->pattern_area, 0, (size_t)s->area_words * sizeof(uint16_t));
+    for (int f = 0; f < s->floor_count; f++) {
+        int cell = s->floor_cells[f];
+        if (s->pattern_marks[cell] == stamp) s->pattern_area[cell >> 4] |= (uint16_t)(1u << (cell & 15));
+    }
+    int32_t before = s->pattern_count;
+    pattern_store(s, set, k, own);
+    s->probe_patterns += s->pattern_count - before;
+    return 1;
+}
+
 /* The search loop: one search, or two from both ends taking turns (the
  * forward one, with its corral and freeze pruning, FORWARD_TURNS times for
  * each backward expansion). A search that runs out of positions proves the
@@ -1476,7 +1643,9 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, PyObject 
 /* A trace's record of the forward search now, at a check: (expanded by
  * both ends, bytes held by both, lowest priority expanded so far, the last
  * expanded node's priority and pushes, its boxes and player, the pushes
- * to it from the start, the box-set tests and deadlocks so far). Measurement only (bench/sokoban_plateau.py): which positions a search spends itself on. */
+ * to it from the start, the box-set tests and deadlocks so far, the
+ * patterns and the children they pruned, the probes, the losses they proved
+ * and the patterns learned from those). Measurement only (bench/sokoban_plateau.py): which positions a search spends itself on. */
 static int append_moves(Search *s, int64_t node, PyObject *list);
 
 static int trace_point(Search *forward, Search *backward, PyObject *trace) {
@@ -1493,10 +1662,12 @@ static int trace_point(Search *forward, Search *backward, PyObject *trace) {
         Py_DECREF(boxes);
         return 0;
     }
-    PyObject *point = Py_BuildValue("(LKiiiNiNLLiL)", expanded, bytes, (int)forward->best_priority,
+    PyObject *point = Py_BuildValue("(LKiiiNiNLLiLLLL)", expanded, bytes, (int)forward->best_priority,
                                     (int)forward->last_priority, (int)h->g, boxes, (int)h->player, path,
                                     (long long)forward->set_tests, (long long)forward->set_deadlocks,
-                                    (int)forward->pattern_count, (long long)forward->pattern_prunes);
+                                    (int)forward->pattern_count, (long long)forward->pattern_prunes,
+                                    (long long)forward->probes, (long long)forward->probe_finds,
+                                    (long long)forward->probe_patterns);
     if (point == NULL) return 0;
     int ok = PyList_Append(trace, point) == 0;
     Py_DECREF(point);
@@ -1504,6 +1675,13 @@ static int trace_point(Search *forward, Search *backward, PyObject *trace) {
 }
 
 static void release(Search *s) {
+    if (s->prober != NULL) {
+        release(s->prober);
+        free(s->prober);
+    }
+    free(s->probe_cells);
+    free(s->probe_set);
+    free(s->probe_trial);
     for (size_t i = 0; i < s->chunk_count; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->table);
@@ -1520,7 +1698,7 @@ static void release(Search *s) {
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
                        s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
                        s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
-                       s->pattern_marks, s->pattern_area};
+                       s->pattern_marks, s->pattern_area, s->box_bits};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -1620,6 +1798,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->way = calloc((size_t)n + 1, sizeof(int));
     s->used = calloc((size_t)n + 1, 1);
     s->rows = calloc((size_t)n, sizeof(uint16_t *));
+    s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
     s->fg_frozen = calloc((size_t)size, 1);
     s->fg_reach = calloc((size_t)size * (size_t)n, 1);
     s->fg_boxes = calloc((size_t)n, sizeof(int));
@@ -1631,8 +1810,10 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     if (s->patterns) {
         s->area_words = (size + 15) / 16;
         s->pattern_area = calloc((size_t)s->area_words, sizeof(uint16_t));
-        s->pattern_data = calloc((size_t)PATTERN_LIMIT * (size_t)(CORRAL_BOXES + 2 + s->area_words), sizeof(uint16_t));
-        s->pattern_links = calloc((size_t)PATTERN_LIMIT * CORRAL_BOXES, sizeof(PatternLink));
+        s->pattern_data_capacity = (size_t)PATTERN_LIMIT * (size_t)(CORRAL_BOXES + 2 + s->area_words);
+        s->pattern_link_capacity = PATTERN_LIMIT * CORRAL_BOXES;
+        s->pattern_data = calloc(s->pattern_data_capacity, sizeof(uint16_t));
+        s->pattern_links = calloc((size_t)s->pattern_link_capacity, sizeof(PatternLink));
         s->pattern_head = malloc((size_t)size * sizeof(int32_t));
         s->pattern_keys = calloc(PATTERN_KEYS, sizeof(uint64_t));
         s->pattern_marks = calloc((size_t)size, sizeof(uint32_t));
@@ -1646,7 +1827,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->cs_occupant = calloc((size_t)size, sizeof(int));
         s->cs_free = calloc((size_t)size, sizeof(int));
         s->cs_cells = calloc(CORRAL_BOXES, sizeof(uint16_t));
-        s->set_order = calloc(CORRAL_BOXES, sizeof(uint16_t));
+        s->set_order = calloc(n > CORRAL_BOXES ? (size_t)n : CORRAL_BOXES, sizeof(uint16_t));
         s->cs_child = calloc(2 * (CORRAL_BOXES + 1), sizeof(uint16_t));
         s->cs_nodes = calloc((size_t)CORRAL_NODES * (CORRAL_BOXES + 1), sizeof(uint16_t));
         s->cs_reach = calloc((size_t)size, sizeof(uint32_t));
@@ -1668,7 +1849,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
         !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
         !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
-        !s->rows || !s->fg_frozen || !s->fg_reach || !s->fg_boxes || !s->fg_owner ||
+        !s->rows || !s->box_bits || !s->fg_frozen || !s->fg_reach || !s->fg_boxes || !s->fg_owner ||
         !s->fg_visit) {
         PyErr_NoMemory();
         return 0;
@@ -1770,7 +1951,8 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
-    "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0)\n"
+    "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
+    "       probes=0, probe_limit=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -1793,22 +1975,27 @@ static const char search_doc[] =
     "some: no proof) or 'memory'. trace (measurement), if a list: at each check a tuple\n"
     "(expanded, bytes, lowest priority expanded, last priority, its pushes, its boxes, its\n"
     "player, the pushes to it from the start, box-set tests and deadlocks so far, patterns\n"
-    "learned and children they pruned) of the forward search is appended.\n"
+    "learned and children they pruned, probes made, losses they proved and patterns learned\n"
+    "from those) of the forward search is appended.\n"
     "box_sets (forward searches): at each expansion the box just pushed and its nearest\n"
     "boxes, 2, 4, 8 up to box_sets of them, are searched alone; a set that can never reach\n"
     "goals is a deadlock (0: off).\n"
     "patterns (forward searches, with box_sets): every lost box set found is shrunk to a\n"
     "minimal lost set and kept, and a child holding one is pruned; the box sets are then\n"
-    "searched at every 4th expansion only (0: off).";
+    "searched at every 4th expansion only (0: off).\n"
+    "probes, probe_limit (forward searches): every probes-th expansion the position is searched\n"
+    "with all its boxes for at most probe_limit expansions; one found lost is pruned and, with\n"
+    "patterns, shrunk and learned as a pattern (0: off).";
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
+    int probes = 0, probe_limit = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
-                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns))
+                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace: a list or None");
@@ -1844,6 +2031,21 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
             goto done;
         }
         forward.goal_macros = 1;
+    }
+    if (probes > 0 && probe_limit > 0) {
+        /* The prober: greedy, PI-corrals, nothing else; no packing penalty,
+         * so that its bound is 0 exactly when its boxes are all on goals. */
+        forward.prober = calloc(1, sizeof(Search));
+        forward.probe_cells = calloc((size_t)forward.boxes, sizeof(uint16_t));
+        forward.probe_set = calloc((size_t)forward.boxes, sizeof(uint16_t));
+        forward.probe_trial = calloc((size_t)forward.boxes, sizeof(uint16_t));
+        if (!forward.prober || !forward.probe_cells || !forward.probe_set || !forward.probe_trial) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (!prepare(forward.prober, width, &floor, &forward_targets, 0, 0, 1, 0, 0, PROBE_BUDGET, 0, 0)) goto done;
+        forward.probe_every = probes;
+        forward.probe_limit = probe_limit;
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;

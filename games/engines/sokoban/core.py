@@ -49,8 +49,9 @@ CORRAL_DEADLOCKS: Final = 2
 
 # What a trace (search's ``trace``) gets at each check: expanded, bytes, lowest
 # priority, last priority, its pushes, boxes, player, path, box-set tests, deadlocks,
-# deadlock patterns learned, children they pruned.
-TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int]
+# deadlock patterns learned, children they pruned, whole-board probes, the losses
+# they proved, patterns learned from those.
+TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int, int, int, int]
 
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
@@ -120,6 +121,8 @@ def search(
     start: tuple[list[int], int] | None = None,
     box_sets: int = 0,
     patterns: int = 0,
+    probes: int = 0,
+    probe_limit: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -139,7 +142,8 @@ def search(
     check, (expanded, bytes held, lowest priority the forward search expanded,
     its last expanded position's priority, pushes, boxes and player, the
     push codes that led there from the start, and the box-set tests and
-    deadlocks so far, the deadlock patterns learned and the children they pruned).
+    deadlocks so far, the deadlock patterns learned and the children they pruned,
+    the probes made, the losses they proved and the patterns learned from those).
     ``start`` (boxes, player): search from there instead of the level's start
     (forward searches only: the pulls' targets are the level's start).
     ``box_sets``: at each expansion of a forward search, the box just pushed
@@ -150,7 +154,13 @@ def search(
     patterns: every lost set its box sets find is shrunk to a minimal lost
     set, and any later child holding one is pruned; the box sets are then
     searched at every fourth expansion only (_core.c, learn_pattern; sound;
-    0: off).
+    0: off). ``probes``: every ``probes``-th expansion of a forward search,
+    the position is searched with all its boxes (greedy, PI-corrals, no
+    macros) for at most ``probe_limit`` expansions, and one found lost is
+    pruned (and, with ``patterns``, the loss is shrunk to the fewest boxes
+    near the push that stay lost and learned as a pattern: _core.c,
+    board_probe; sound; 0: off; the solver's setting is
+    solver.BOARD_PROBE_EVERY).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -173,5 +183,7 @@ def search(
         trace,
         box_sets,
         patterns,
+        probes,
+        probe_limit,
     )
     return str(status), list(codes), int(expanded), int(generated)

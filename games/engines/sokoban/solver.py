@@ -48,7 +48,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from . import core
 from .board import INF, LETTERS, Board, bits
@@ -108,12 +108,32 @@ BOX_SETS: Final = 4
 # learn_pattern, and docs/benchmarks.md, session 24, for what it solved).
 # A* keeps to what it had, so its proofs are as before.
 DEADLOCK_PATTERNS: Final = True
+# Whole-board probes in the compiled greedy searches (core.search's ``probes``
+# and ``probe_limit``): every BOARD_PROBE_EVERY-th expanded position is searched with
+# all its boxes for at most BOARD_PROBE_LIMIT expansions; one found lost is pruned,
+# and its loss shrunk and learned as a pattern (_core.c, board_probe; 0: off).
+# See docs/benchmarks.md, session 25, for what they cost and solve.
+BOARD_PROBE_EVERY: Final = 1024
+BOARD_PROBE_LIMIT: Final = 30
 
 
-def _deadlocks(weight: int) -> tuple[int, int]:
-    """core.search's ``box_sets`` and ``patterns`` for a search of the portfolio: both
-    in the greedy searches (weight 0), neither in A*, whose proofs stay as they were."""
-    return (0, 0) if weight else (BOX_SETS, int(DEADLOCK_PATTERNS))
+class _Deadlocks(TypedDict):
+    """core.search's deadlock settings."""
+
+    box_sets: int
+    patterns: int
+    probes: int
+    probe_limit: int
+
+
+def _deadlocks(weight: int) -> _Deadlocks:
+    """core.search's ``box_sets``, ``patterns``, ``probes`` and ``probe_limit`` for a search
+    of the portfolio: all in the greedy searches (weight 0), none in A*, whose proofs
+    stay as they were."""
+    if weight:
+        return {"box_sets": 0, "patterns": 0, "probes": 0, "probe_limit": 0}
+    return {"box_sets": BOX_SETS, "patterns": int(DEADLOCK_PATTERNS), "probes": BOARD_PROBE_EVERY,
+            "probe_limit": BOARD_PROBE_LIMIT}
 
 
 class SolveCancelled(Exception):
@@ -899,7 +919,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
     at 10 s, 1 solved two and 8 another. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
-    (DEADLOCK_PATTERNS); A* does not, so its proofs are as before.
+    (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
+    not, so its proofs are as before.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
@@ -935,7 +956,6 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             # The Python searches before used it all: the core would have none.
             memory_stop = True
             break
-        box_sets, patterns = _deadlocks(weight)
         try:
             status, codes, searched, budget.generated = core.search(
                 prepared,
@@ -948,8 +968,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 goal_rooms=True,
                 memory_bytes=budget.memory_left(),
                 check=check,
-                box_sets=box_sets,
-                patterns=patterns,
+                **_deadlocks(weight),
             )
         except _Stop as stop:
             if stop.status != TIME_LIMIT or budget.deadline >= end:
@@ -1039,13 +1058,12 @@ def _parallel_portfolio(
                     counted = core_expanded
                     budget.check(0)
 
-            box_sets, patterns = _deadlocks(weight)
             try:
                 status, codes, searched, generated = core.search(
                     prepared, weight=weight, packing=penalty, features=features,
                     corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True,
                     backward=not weight, memory_bytes=memory_each, check=check,
-                    box_sets=box_sets, patterns=patterns,
+                    **_deadlocks(weight),
                 )
             except _Stop as stop:
                 with lock:
