@@ -31,7 +31,7 @@ from django.conf import settings  # noqa: E402
 from core import hub  # noqa: E402
 from core.collector import tune_collector  # noqa: E402
 from core.threaded_wsgi import ThreadedWSGI  # noqa: E402
-from core.workers import die_with_parent  # noqa: E402
+from core.workers import die_with_parent, pin_to_one_core  # noqa: E402
 from games.auth import SameHostOrNoOrigin, SocketAuthStack  # noqa: E402
 from games.broadcast import remember_server_loop  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -53,6 +53,9 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
                 # before its first socket comes.
                 die_with_parent()
                 await get_channel_layer().start()
+            if settings.PIN_CORES:
+                # After die_with_parent, which gives a child every core.
+                pin_to_one_core()
             # AI seats, turn timers and solves are played by this process
             # (SCHEDULER=off leaves them to `manage.py run_scheduler`).
             start_in_background()

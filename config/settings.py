@@ -130,6 +130,10 @@ STRICT_PUSHES = env_flag("STRICT_PUSHES", False)
 # its database connection from one request to the next.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "12"))
 
+# Each server process keeps its threads on one core (core/workers.py:
+# pin_to_one_core); its children use them all.
+PIN_CORES = env_flag("PIN_CORES", True)
+
 # WebSocket frames compressed (permessage-deflate) for clients that offer it.
 WS_COMPRESSION = env_flag("WS_COMPRESSION", True)
 
