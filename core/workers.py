@@ -52,8 +52,10 @@ def pin_to_one_core() -> int | None:
     --workers N``'s, or servers a test starts) take the cores in turn, by
     their process ids. None (nothing done) on a machine of one core.
     """
+    if not sys.platform.startswith("linux"):  # affinities and /proc as Linux has them
+        return None
     allowed = sorted(os.sched_getaffinity(0))
-    if len(allowed) < 2 or not sys.platform.startswith("linux"):
+    if len(allowed) < 2:
         return None
     os.environ.setdefault(CPUS_ENV, ",".join(map(str, allowed)))
     core = allowed[_place_among_siblings() % len(allowed)]
@@ -64,7 +66,7 @@ def pin_to_one_core() -> int | None:
 def unpin() -> None:
     """A child of a pinned server: back on every core the server could use."""
     cpus = os.environ.get(CPUS_ENV)
-    if cpus:
+    if cpus and sys.platform.startswith("linux"):
         _set_every_thread({int(cpu) for cpu in cpus.split(",")})
 
 
