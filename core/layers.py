@@ -23,12 +23,14 @@ queue at once, without a task per member.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import random
 import string
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -284,12 +286,8 @@ class _RedisLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         sent one by one, each waited for its reply before the next left, and
         the request thread waited for all three.
         """
-        by_shard: dict[_RedisShard, list[tuple[str, bytes]]] = {}
-        for group, message in pushes:
-            channel = self._get_group_channel_name(group)
-            by_shard.setdefault(self._get_shard(channel), []).append((channel, self.channel_layer.serialize(message)))
-        for shard, publications in by_shard.items():
-            await shard.publish_many(publications)
+        for shard, publications in _by_shard(pushes, self.prefix, len(self._shards), self.channel_layer.serialize).items():
+            await self._shards[shard].publish_many(publications)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A channel of this process: subscribed once for all of them, by pattern.
@@ -307,6 +305,18 @@ class _RedisLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         return channel
 
 
+def _by_shard(
+    pushes: list[tuple[str, dict[str, Any]]], prefix: str, shards: int, serialize: Callable[[dict[str, Any]], bytes]
+) -> dict[int, list[tuple[str, bytes]]]:
+    """Pushes as (channel, serialized message) PUBLISHes, by the index of the Redis
+    their group's channel lives on (as channels-redis names and places it), in order."""
+    by_shard: dict[int, list[tuple[str, bytes]]] = {}
+    for group, message in pushes:
+        channel = f"{prefix}__group__{group}"
+        by_shard.setdefault(_consistent_hash(channel, shards), []).append((channel, serialize(message)))
+    return by_shard
+
+
 class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """channels-redis's pub/sub layer (a push is one PUBLISH per group, read by the
     processes with sockets in it), with pushes that do not queue behind each other
@@ -315,8 +325,6 @@ class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     # A publish from a request's thread waits this long for Redis before the
     # pushes are handed to the loop instead, which retries them (games/broadcast.py).
     THREAD_PUBLISH_TIMEOUT = 1.0
-    # Made at the first publish from a thread (None: hosts that are not plain addresses).
-    _blocking_clients: list[redis.Redis] | None | bool = False
 
     async def group_send_many(self, pushes: list[tuple[str, dict[str, Any]]]) -> None:
         await self._get_layer().group_send_many(pushes)
@@ -332,39 +340,25 @@ class RedisChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
         this layer's hosts are not plain addresses (a sentinel), for the
         loop to send; raises if Redis fails, for the loop to retry.
         """
-        clients = self._thread_clients()
+        clients = self._thread_clients
         if clients is None:
             return False
-        prefix = self._kwargs.get("prefix", "asgi")
-        by_shard: dict[int, list[tuple[str, bytes]]] = {}
-        for group, message in pushes:
-            channel = f"{prefix}__group__{group}"
-            by_shard.setdefault(_consistent_hash(channel, len(clients)), []).append((channel, self.serialize(message)))
-        for shard, publications in by_shard.items():
+        for shard, publications in _by_shard(pushes, self._kwargs.get("prefix", "asgi"), len(clients), self.serialize).items():
             with clients[shard].pipeline(transaction=False) as pipe:
                 for channel, message in publications:
                     pipe.publish(channel, message)
                 pipe.execute()
         return True
 
+    @functools.cached_property
     def _thread_clients(self) -> list[redis.Redis] | None:
-        clients = self._blocking_clients
-        if clients is False:
-            hosts = decode_hosts(self._kwargs.get("hosts"))
-            if all(set(host) <= {"address", "socket_timeout", "socket_connect_timeout"} for host in hosts):
-                clients = [
-                    redis.Redis.from_url(
-                        host["address"],
-                        socket_timeout=self.THREAD_PUBLISH_TIMEOUT,
-                        socket_connect_timeout=self.THREAD_PUBLISH_TIMEOUT,
-                    )
-                    for host in hosts
-                ]
-            else:
-                clients = None
-            self._blocking_clients = clients
-        assert clients is not False
-        return clients
+        """A blocking client for each Redis, made at the first publish from a thread
+        (None: hosts that are not plain addresses)."""
+        hosts = decode_hosts(self._kwargs.get("hosts"))
+        if not all(set(host) <= {"address", "socket_timeout", "socket_connect_timeout"} for host in hosts):
+            return None
+        timeout = self.THREAD_PUBLISH_TIMEOUT
+        return [redis.Redis.from_url(host["address"], socket_timeout=timeout, socket_connect_timeout=timeout) for host in hosts]
 
     def _get_layer(self) -> _RedisLoopLayer:
         loop = asyncio.get_running_loop()

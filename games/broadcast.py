@@ -79,7 +79,7 @@ def _deliver(pushes: list[Push]) -> None:
     if connection.in_atomic_block:
         # Every push leaves after commit (transaction.on_commit): one sent from
         # inside a transaction could announce what a rollback then undoes.
-        groups = ", ".join(group for group, _ in pushes)
+        groups = _groups(pushes)
         if settings.STRICT_PUSHES:
             raise RuntimeError(f"a push to {groups} was made inside a transaction; push on commit")
         log.error("a push to %s was made inside a transaction", groups)
@@ -97,11 +97,11 @@ def _deliver(pushes: list[Push]) -> None:
                     sent.result(timeout=SEND_TIMEOUT_SECONDS)
                 except concurrent.futures.TimeoutError:
                     # The layer is slow: the loop goes on retrying; the caller goes on.
-                    log.warning("pushes to %s still retrying", ", ".join(group for group, _ in pushes))
+                    log.warning("pushes to %s still retrying", _groups(pushes))
         else:
             async_to_sync(_send_all)(layer, pushes)
     except Exception:  # a push that fails must not undo a committed move
-        log.exception("pushes to %s failed", ", ".join(group for group, _ in pushes))
+        log.exception("pushes to %s failed", _groups(pushes))
 
 
 def _published_from_this_thread(layer: Any, pushes: list[Push]) -> bool:
@@ -117,8 +117,13 @@ def _published_from_this_thread(layer: Any, pushes: list[Push]) -> bool:
     try:
         return bool(publish(pushes))
     except Exception as error:
-        log.warning("pushes to %s from a request's thread failed (%s); the server's loop retries them", ", ".join(group for group, _ in pushes), error)
+        log.warning("pushes to %s from a request's thread failed (%s); the server's loop retries them", _groups(pushes), error)
         return False
+
+
+def _groups(pushes: list[Push]) -> str:
+    """The groups of some pushes, for the log."""
+    return ", ".join(group for group, _ in pushes)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -130,7 +135,7 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 async def _send_all(layer: Any, pushes: list[Push]) -> None:
     if hasattr(layer, "group_send_many"):  # our layers: one change's pushes in one go
-        await _send_with_retries(", ".join(group for group, _ in pushes), functools.partial(layer.group_send_many, pushes))
+        await _send_with_retries(_groups(pushes), functools.partial(layer.group_send_many, pushes))
     else:
         for group, message in pushes:
             await _send_with_retries(group, functools.partial(layer.group_send, group, message))
