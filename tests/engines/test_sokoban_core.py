@@ -498,12 +498,13 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
 
 
 def core_search(
-    board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False
+    board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False,
+    box_macros: bool = False,
 ) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
-        check=lambda expanded: None,
+        check=lambda expanded: None, box_macros=box_macros,
     )
     return status, codes, expanded
 
@@ -626,22 +627,46 @@ GOAL_ROW = """\
 """
 
 
+# Boxes far from their goals across an open room: each is brought home in one
+# move (a box-to-goal macro), the way there found past the other boxes.
+FAR_GOALS = """\
+##############
+#@           #
+# $  $  $    #
+#        #   #
+#    #       #
+#         ...#
+##############
+"""
+
+
 @needs_core
-def test_a_goal_room_macro_fills_the_room_from_its_far_end_in_one_move() -> None:
-    level = parse_level(GOAL_ROW)
+@pytest.mark.parametrize("text, macro", [(GOAL_ROW, "goal_rooms"), (FAR_GOALS, "box_macros")])
+def test_a_macro_brings_a_box_home_in_one_move_and_gives_every_push(text: str, macro: str) -> None:
+    # GOAL_ROW: a goal-room macro fills the row from its far end; FAR_GOALS:
+    # box-to-goal macros bring each box home in one move, past the others.
+    level = parse_level(text)
     board = Board(level)
-    status, codes, expanded = core_search(board, 0, tunnels=True, goal_rooms=True)
+    status, codes, expanded = core_search(board, 0, tunnels=True, **{macro: True})
     assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
     # Every push of a macro is given; fewer positions than without macros.
     assert expanded < core_search(board, 0, tunnels=True)[2]
     # A* takes no macros: the same proof, position for position.
-    assert core_search(board, 1, tunnels=True, goal_rooms=True) == core_search(board, 1, tunnels=True)
+    assert core_search(board, 1, tunnels=True, **{macro: True}) == core_search(board, 1, tunnels=True)
 
 
 @needs_core
-def test_greedy_answers_with_goal_room_macros_replay_to_solved_states() -> None:
+@pytest.mark.parametrize("macros", [{"goal_rooms": True}, {"goal_rooms": True, "box_macros": True}])
+def test_greedy_answers_with_macros_replay_to_solved_states(macros: dict[str, bool]) -> None:
     for index in range(0, 155, 3):
         board = Board(LEVELS[index])
-        status, codes, _ = core_search(board, 0, tunnels=True, both_ends=True, goal_rooms=True)
+        status, codes, _ = core_search(board, 0, tunnels=True, both_ends=True, **macros)
         assert status == core.SOLVED, f"level {index + 1}"
         assert replay(LEVELS[index], to_lurd(board, codes)).solved, f"level {index + 1}"
+
+
+@needs_core
+def test_box_to_goal_macros_leave_a_proof_of_no_solution_standing() -> None:
+    # They are made beside the single pushes, so running out of positions still proves it.
+    board = Board(parse_level(CORNERED))
+    assert core_search(board, 0, tunnels=False, box_macros=True)[0] == core.EXHAUSTED

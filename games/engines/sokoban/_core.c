@@ -83,6 +83,8 @@ typedef struct Search {
      * (square * 4 + the direction of the push that brought the box there),
      * their parents and marks, and the player's area at each state. */
     int goal_macros;
+    /* Box-to-goal macros (greedy forward searches only): see box_macro. */
+    int box_macros;
     uint32_t *macros;
     size_t macro_length, macro_capacity;
     int *mq_state, *mq_parent;
@@ -1184,6 +1186,24 @@ static int tunnel_end(Search *s, int from, int to, int d, int *pushes) {
     return to;
 }
 
+/* Room in s->macros for a record of ``count`` pushes; its offset, or -1. */
+static int64_t macro_room(Search *s, size_t count) {
+    size_t offset = s->macro_length;
+    if (offset + count + 1 >= MACRO_LIMIT) return -1;
+    if (offset + count + 1 > s->macro_capacity) {
+        size_t capacity = s->macro_capacity ? s->macro_capacity * 2 : 4096;
+        while (capacity < offset + count + 1) capacity *= 2;
+        size_t grown = (capacity - s->macro_capacity) * sizeof(uint32_t);
+        if (s->bytes + grown > s->budget) return -1;
+        uint32_t *macros = realloc(s->macros, capacity * sizeof(uint32_t));
+        if (macros == NULL) return -1;
+        s->bytes += grown;
+        s->macros = macros;
+        s->macro_capacity = capacity;
+    }
+    return (int64_t)offset;
+}
+
 /* Goal-room macros (after Junghanns and Schaeffer's goal macros, in Rolling
  * Stone): a box pushed into a goal room with a packing order (a group of
  * packing.py: side-by-side goals that must be filled deepest first) may be
@@ -1243,19 +1263,8 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     int path = 0;
     for (int state = goal_state; s->mq_parent[state] >= 0; state = s->mq_parent[state]) path++;
     size_t count = (size_t)*pushes + (size_t)path;
-    size_t offset = s->macro_length;
-    if (offset + count + 1 >= MACRO_LIMIT) return -1;
-    if (offset + count + 1 > s->macro_capacity) {
-        size_t capacity = s->macro_capacity ? s->macro_capacity * 2 : 4096;
-        while (capacity < offset + count + 1) capacity *= 2;
-        size_t grown = (capacity - s->macro_capacity) * sizeof(uint32_t);
-        if (s->bytes + grown > s->budget) return -1;
-        uint32_t *macros = realloc(s->macros, capacity * sizeof(uint32_t));
-        if (macros == NULL) return -1;
-        s->bytes += grown;
-        s->macros = macros;
-        s->macro_capacity = capacity;
-    }
+    int64_t offset = macro_room(s, count);
+    if (offset < 0) return -1;
     uint32_t *record = s->macros + offset;
     record[0] = (uint32_t)count;
     for (int j = 0; j < *pushes; j++) record[1 + j] = ((uint32_t)(from + j * s->step[d]) << 2) | (uint32_t)d;
@@ -1264,10 +1273,182 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
         int e = state & 3;
         record[k--] = ((uint32_t)((state >> 2) - s->step[e]) << 2) | (uint32_t)e;
     }
-    s->macro_length = offset + count + 1;
+    s->macro_length = (size_t)offset + count + 1;
     *pushes = (int)count;
     *end = goal_state >> 2;
-    return (int64_t)offset;
+    return offset;
+}
+
+/* One child of the node being expanded (its boxes in s->cells, on the board
+ * in s->occupant): box ``i`` moved from ``from`` to ``to`` in ``pushes``
+ * pushes by ``move``, the player left next to it on ``stand``. Unless the
+ * child is lost, or known (and, for A*, no shorter now), it is stored and
+ * queued. A macro's record (``macro``: from ``macro_mark`` on in s->macros)
+ * is dropped again when the child is not kept. */
+static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
+                         int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int64_t *found,
+                         int64_t *met) {
+    int n = s->boxes;
+    uint16_t *cells = s->cells;
+    uint16_t *child = s->child_cells;
+    s->occupant[from] = 0;
+    s->occupant[to] = i + 1;
+    int lost = !s->backward && freeze_deadlock(s, to);
+    if (!lost && s->pattern_count &&
+        pattern_deadlock(s, to, stand, s->box_bits[i] | s->box_bits[n + 1 + i] | square_bit(to))) {
+        /* (A pattern is learned in the forward search only: the pulls have none.) */
+        lost = 1;
+        s->pattern_prunes++;
+    }
+    if (lost) {
+        s->occupant[to] = 0;
+        s->occupant[from] = i + 1;
+        if (macro) s->macro_length = macro_mark;
+        return RUNNING;
+    }
+    int row_of;
+    moved_cells(s, cells, i, to, child, &row_of);
+    int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+    uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
+    hash ^= player_mix(s, child_player);
+    int64_t known = find(s, hash, child_player, child);
+    int child_g = g + pushes;
+    int skip = 0;
+    if (known >= 0) {
+        Head *kh = node_head(s, known);
+        if (!s->weight || child_g >= kh->g) skip = 1;
+    }
+    int64_t bound = 0;
+    int cell = 0;
+    if (!skip) {
+        bound = child_bound(s, i, to);
+        if (bound >= INF) {
+            skip = 1;
+        } else {
+            int disorder = s->packing || s->features ? out_of_order(s) : 0;
+            bound += (int64_t)s->packing * disorder;
+            if (s->features) cell = feature_cell(s, disorder);
+        }
+    }
+    int solved = !skip && !s->backward && bound == 0;
+    s->occupant[to] = 0;
+    s->occupant[from] = i + 1;
+    if (skip) {
+        if (macro) s->macro_length = macro_mark;
+        return RUNNING;
+    }
+    int64_t target;
+    if (known >= 0) {
+        /* A shorter way to a known position (A* only): reopen it. */
+        Head *kh = node_head(s, known);
+        kh->parent = (int32_t)node;
+        kh->move = move;
+        kh->g = child_g;
+        kh->closed = 0;
+        target = known;
+    } else {
+        target = add(s, hash, child_player, child, node, move, child_g);
+        if (target < 0) return OUT_OF_MEMORY;
+        s->generated++;
+    }
+    if (!s->weight && solved) {
+        *found = target;
+        return FOUND;
+    }
+    if (other != NULL) {
+        int64_t meeting = find(other, hash, child_player, child);
+        if (meeting >= 0) {
+            *found = target;
+            *met = meeting;
+            return MET;
+        }
+    }
+    int32_t priority = (int32_t)(s->weight * child_g + bound);
+    if (!heap_push(s, cell, priority, -child_g, target)) return OUT_OF_MEMORY;
+    return RUNNING;
+}
+
+/* Box-to-goal macros (after the macro moves of FESS, Shoham and Schaeffer
+ * 2020, which move one box as far as it goes): the box on ``from``, every
+ * other box standing still, pushed the fewest pushes to the nearest goal it
+ * may fill now: an empty goal outside the goal rooms with a packing order,
+ * or the deepest empty goal of such a room. The search then brings the boxes
+ * home one at a time, as the classic levels' solutions do, where single
+ * pushes let the matching bound drag every box a little closer at once and
+ * jam the ways in. Made beside the single pushes (it prunes nothing), for
+ * boxes off the goals, at two pushes or more. Breadth first over (square,
+ * last push's direction), the player's area flooded afresh at each, the
+ * node's own area at the start (s->reached). Returns the offset of the
+ * macro's record in s->macros, its last square in ``*end`` and its pushes
+ * in ``*pushes``; -1 when there is none. Greedy forward searches only. */
+static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
+    if (s->goal_of[from] >= 0) return -1;
+    for (int k = 0; k < s->groups; k++) s->max_empty[k] = -1;
+    int targets = 0;
+    for (int h = 0; h < s->goals; h++) {
+        int k = s->group[h];
+        if (s->occupant[s->goal_cell[h]]) continue;
+        if (k >= 0 && s->layer[h] > s->max_empty[k]) s->max_empty[k] = s->layer[h];
+    }
+    for (int h = 0; h < s->goals; h++) {
+        int k = s->group[h];
+        if (s->occupant[s->goal_cell[h]] || (k >= 0 && s->layer[h] != s->max_empty[k])) continue;
+        if (s->dist[(size_t)from * s->goals + h] != 65535) targets++;
+    }
+    if (!targets) return -1;
+    int box = s->occupant[from];
+    s->occupant[from] = 0;
+    uint32_t visit = ++s->mq_stamp;
+    int head = 0, tail = 0, goal_state = -1;
+    /* The first pushes, from the node's own area. */
+    for (int e = 0; e < 4 && goal_state < 0; e++) {
+        int next = from + s->step[e];
+        if (!s->floor[next] || s->occupant[next] || !s->live[next]) continue;
+        if (s->reached[from - s->step[e]] != s->reach_stamp) continue;
+        s->mq_visit[next * 4 + e] = visit;
+        s->mq_parent[next * 4 + e] = -1;
+        s->mq_state[tail++] = next * 4 + e;
+    }
+    while (head < tail && goal_state < 0) {
+        int state = s->mq_state[head++];
+        int cell = state >> 2;
+        int h = s->goal_of[cell];
+        if (h >= 0 && s->mq_parent[state] >= 0) {
+            int k = s->group[h];
+            if (k < 0 || s->layer[h] == s->max_empty[k]) {
+                goal_state = state;
+                break;
+            }
+        }
+        s->occupant[cell] = box;
+        flood(s, cell - s->step[state & 3], s->mq_reach, ++s->mq_reach_stamp);
+        s->occupant[cell] = 0;
+        for (int e = 0; e < 4; e++) {
+            int next = cell + s->step[e];
+            if (!s->floor[next] || s->occupant[next] || !s->live[next] || s->mq_visit[next * 4 + e] == visit) continue;
+            if (s->mq_reach[cell - s->step[e]] != s->mq_reach_stamp) continue;
+            s->mq_visit[next * 4 + e] = visit;
+            s->mq_parent[next * 4 + e] = state;
+            s->mq_state[tail++] = next * 4 + e;
+        }
+    }
+    s->occupant[from] = box;
+    if (goal_state < 0) return -1;
+    int path = 0;
+    for (int state = goal_state; state >= 0; state = s->mq_parent[state]) path++;
+    int64_t offset = macro_room(s, (size_t)path);
+    if (offset < 0) return -1;
+    uint32_t *record = s->macros + offset;
+    record[0] = (uint32_t)path;
+    int k = path;
+    for (int state = goal_state; state >= 0; state = s->mq_parent[state]) {
+        int e = state & 3;
+        record[k--] = ((uint32_t)((state >> 2) - s->step[e]) << 2) | (uint32_t)e;
+    }
+    s->macro_length = (size_t)offset + (size_t)path + 1;
+    *pushes = path;
+    *end = goal_state >> 2;
+    return offset;
 }
 
 static int board_probe(Search *s, const uint16_t *cells, int player, int pushed);
@@ -1280,7 +1461,6 @@ static int add_root(Search *s, uint16_t *cells, int player);
 static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64_t *met) {
     int n = s->boxes;
     uint16_t *cells = s->cells;
-    uint16_t *child = s->child_cells;
     int64_t node = top.node;
     Head *head = node_head(s, node);
     /* A reopened node (A*) leaves its old entry behind: skip it. */
@@ -1384,90 +1564,22 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                     pushes = macro_pushes;
                     move = (MACRO << MOVE_SHIFT) | (uint32_t)offset;
                 }
-                s->occupant[from] = 0;
-                s->occupant[to] = i + 1;
-                int lost = !s->backward && freeze_deadlock(s, to);
-                if (!lost && s->pattern_count &&
-                    pattern_deadlock(s, to, stand, s->box_bits[i] | s->box_bits[n + 1 + i] | square_bit(to))) {
-                    /* (A pattern is learned in the forward search only: the pulls have none.) */
-                    lost = 1;
-                    s->pattern_prunes++;
-                }
-                if (lost) {
-                    s->occupant[to] = 0;
-                    s->occupant[from] = i + 1;
-                    if (variant == 1) s->macro_length = macro_mark;
-                    continue;
-                }
-                int row_of;
-                moved_cells(s, cells, i, to, child, &row_of);
-                int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
-                uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
-                hash ^= player_mix(s, child_player);
-                int64_t known = find(s, hash, child_player, child);
-                int child_g = g + pushes;
-                int skip = 0;
-                if (known >= 0) {
-                    Head *kh = node_head(s, known);
-                    if (!s->weight || child_g >= kh->g) skip = 1;
-                }
-                int64_t bound = 0;
-                int cell = 0;
-                if (!skip) {
-                    bound = child_bound(s, i, to);
-                    if (bound >= INF) {
-                        skip = 1;
-                    } else {
-                        int disorder = s->packing || s->features ? out_of_order(s) : 0;
-                        bound += (int64_t)s->packing * disorder;
-                        if (s->features) cell = feature_cell(s, disorder);
-                    }
-                }
-                int solved = !skip && !s->backward && bound == 0;
-                s->occupant[to] = 0;
-                s->occupant[from] = i + 1;
-                if (skip) {
-                    if (variant == 1) s->macro_length = macro_mark;
-                    continue;
-                }
-                int64_t target;
-                if (known >= 0) {
-                    /* A shorter way to a known position (A* only): reopen it. */
-                    Head *kh = node_head(s, known);
-                    kh->parent = (int32_t)node;
-                    kh->move = move;
-                    kh->g = child_g;
-                    kh->closed = 0;
-                    target = known;
-                } else {
-                    target = add(s, hash, child_player, child, node, move, child_g);
-                    if (target < 0) {
-                        outcome = OUT_OF_MEMORY;
-                        break;
-                    }
-                    s->generated++;
-                }
-                if (!s->weight && solved) {
-                    *found = target;
-                    outcome = FOUND;
-                    break;
-                }
-                if (other != NULL) {
-                    int64_t meeting = find(other, hash, child_player, child);
-                    if (meeting >= 0) {
-                        *found = target;
-                        *met = meeting;
-                        outcome = MET;
-                        break;
-                    }
-                }
-                int32_t priority = (int32_t)(s->weight * child_g + bound);
-                if (!heap_push(s, cell, priority, -child_g, target)) {
-                    outcome = OUT_OF_MEMORY;
-                    break;
-                }
+                outcome = add_child(s, other, node, g, boxes_hash, i, from, to, stand, pushes, move, variant == 1,
+                                    macro_mark, found, met);
             }
         }
+    }
+    /* Box-to-goal macros: each box pushed on its own, the shortest way, to a
+     * goal it may fill now (see box_macro), as one more child. */
+    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0 && s->box_macros; i++) {
+        if (!s->movable[i]) continue;
+        int from = cells[i], macro_pushes = 0, macro_end = 0;
+        size_t macro_mark = s->macro_length;
+        int64_t offset = box_macro(s, from, &macro_pushes, &macro_end);
+        if (offset < 0) continue;
+        int stand = (int)(s->macros[offset + s->macros[offset]] >> 2);
+        outcome = add_child(s, other, node, g, boxes_hash, i, from, macro_end, stand, macro_pushes,
+                            (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, found, met);
     }
     for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
     return outcome;
@@ -1952,7 +2064,7 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
-    "       probes=0, probe_limit=0)\n"
+    "       probes=0, probe_limit=0, box_macros=False)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -1985,17 +2097,19 @@ static const char search_doc[] =
     "searched at every 4th expansion only (0: off).\n"
     "probes, probe_limit (forward searches): every probes-th expansion the position is searched\n"
     "with all its boxes for at most probe_limit expansions; one found lost is pruned and, with\n"
-    "patterns, shrunk and learned as a pattern (0: off).";
+    "patterns, shrunk and learned as a pattern (0: off).\n"
+    "box_macros (greedy forward searches only): each box off the goals also gets a child that\n"
+    "pushes it the fewest pushes, the other boxes still, to the nearest goal it may fill now.";
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
-    int probes = 0, probe_limit = 0;
+    int probes = 0, probe_limit = 0, box_macros = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiip", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
-                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit))
+                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace: a list or None");
@@ -2020,7 +2134,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
                  patterns))
         goto done;
     forward.tunnels = tunnels && weight == 0;
-    if (goal_rooms && weight == 0 && forward.groups) {
+    if (((goal_rooms && forward.groups) || box_macros) && weight == 0) {
         size_t states = (size_t)forward.size * 4;
         forward.mq_state = calloc(states, sizeof(int));
         forward.mq_parent = calloc(states, sizeof(int));
@@ -2030,7 +2144,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
             PyErr_NoMemory();
             goto done;
         }
-        forward.goal_macros = 1;
+        forward.goal_macros = goal_rooms && forward.groups;
+        forward.box_macros = box_macros;
     }
     if (probes > 0 && probe_limit > 0) {
         /* The prober: greedy, PI-corrals, nothing else; no packing penalty,

@@ -123,6 +123,7 @@ def search(
     patterns: int = 0,
     probes: int = 0,
     probe_limit: int = 0,
+    box_macros: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -160,7 +161,11 @@ def search(
     pruned (and, with ``patterns``, the loss is shrunk to the fewest boxes
     near the push that stay lost and learned as a pattern: _core.c,
     board_probe; sound; 0: off; the solver's setting is
-    solver.BOARD_PROBE_EVERY).
+    solver.BOARD_PROBE_EVERY). ``box_macros``: in a greedy forward search each
+    box off the goals also gets a child that pushes it, every other box
+    still, the fewest pushes to the nearest goal it may fill now (outside a
+    goal room with a packing order, or that room's deepest empty goal):
+    box-to-goal macros, beside the single pushes (_core.c, box_macro).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -185,5 +190,6 @@ def search(
         patterns,
         probes,
         probe_limit,
+        box_macros,
     )
     return str(status), list(codes), int(expanded), int(generated)

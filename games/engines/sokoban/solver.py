@@ -48,7 +48,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Final, TypedDict
+from typing import Any, Final, NamedTuple, TypedDict
 
 from . import core
 from .board import INF, LETTERS, Board, bits
@@ -88,9 +88,39 @@ SLICE_SECONDS: Final = 0.2
 # the share of the time limit the core's A* gets before its greedy search.
 PYTHON_SECONDS: Final = 1.0
 CORE_ASTAR_SHARE: Final = 0.1
-# The compiled greedy searches tried in turn (see _solve_compiled): share of
-# the time limit (0: an equal part of what is left), packing penalty, features.
-GREEDY_RUNS: Final = ((0.05, PACKING_PENALTY, False), (0, PACKING_PENALTY, True), (0, 1, True), (0, 8, True))
+
+
+class GreedyRun(NamedTuple):
+    """One compiled greedy search of the portfolio (see _solve_compiled)."""
+
+    share: float  # of the time limit (0: an equal part of what is left)
+    penalty: int  # packing-order penalty
+    features: bool  # open positions split by feature cells, taken in turn
+    box_macros: bool = False  # core.search's ``box_macros``
+
+
+# The compiled greedy searches tried in turn. The one with feature cells and
+# penalty 3 made nearly every greedy answer of the whole-set runs at 60 s
+# (Grigr2001 and SokHard, session 26: 39 of 40, and none by penalty 1), and
+# some levels need 20-30 s of it, so it has half the time; then the same with
+# box-to-goal macros (which solve some levels it does not, and lose others),
+# then penalty 8 (docs/benchmarks.md, "The portfolio's time", session 26).
+GREEDY_RUNS: Final = (
+    GreedyRun(0.05, PACKING_PENALTY, False),
+    GreedyRun(0.5, PACKING_PENALTY, True),
+    GreedyRun(0, PACKING_PENALTY, True, True),
+    GreedyRun(0, 8, True),
+)
+
+
+class _Run(NamedTuple):
+    """A search of the portfolio as scheduled: GreedyRun's settings (A*: weight 1) and its deadline."""
+
+    weight: int
+    penalty: int
+    features: bool
+    box_macros: bool
+    deadline: float
 # Box-set deadlocks in the compiled greedy searches (core.search's ``box_sets``:
 # the box just pushed and its nearest boxes, 2 then up to this many, searched
 # alone; 0: off). On the classic levels the greedy searches spend most of
@@ -915,9 +945,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
-    sample levels several times faster and others slower, with packing
-    penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
-    at 10 s, 1 solved two and 8 another. The greedy searches prune box-set
+    sample levels several times faster and others slower, for half the time;
+    then the same with box-to-goal macros, then with packing penalty 8. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
@@ -933,21 +962,21 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.expanded = expanded + core_expanded
         budget.check(0)
 
-    # (weight, packing penalty, features, deadline) of each search in turn.
-    runs = [(1, 0, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
-    for share, penalty, features in GREEDY_RUNS:
-        if share:
-            runs.append((0, penalty, features, min(end, runs[-1][3] + share * time_limit)))
-    equal = sum(1 for share, _, _ in GREEDY_RUNS if not share)
-    part = (end - runs[-1][3]) / max(1, equal)
-    for share, penalty, features in GREEDY_RUNS:
-        if not share:
-            runs.append((0, penalty, features, min(end, runs[-1][3] + part)))
-    runs[-1] = (*runs[-1][:3], end)
+    # Each search in turn, with its deadline.
+    runs = [_Run(1, 0, False, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
+    for run in GREEDY_RUNS:
+        if run.share:
+            runs.append(_Run(0, run.penalty, run.features, run.box_macros,
+                             min(end, runs[-1].deadline + run.share * time_limit)))
+    part = (end - runs[-1].deadline) / max(1, sum(1 for run in GREEDY_RUNS if not run.share))
+    for run in GREEDY_RUNS:
+        if not run.share:
+            runs.append(_Run(0, run.penalty, run.features, run.box_macros, min(end, runs[-1].deadline + part)))
+    runs[-1] = runs[-1]._replace(deadline=end)
     if threads > 1 and not first.solved:
         return _parallel_portfolio(board, prepared, budget, title, runs, threads)
     memory_stop = False
-    for weight, penalty, features, deadline in runs:
+    for weight, penalty, features, box_macros, deadline in runs:
         if weight == 0 and first.solved:
             # A* could not prove the Python search's answer: it stands.
             return first
@@ -966,6 +995,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 backward=not weight,
                 tunnels=True,
                 goal_rooms=True,
+                box_macros=box_macros,
                 memory_bytes=budget.memory_left(),
                 check=check,
                 **_deadlocks(weight),
@@ -1001,10 +1031,10 @@ def _parallel_portfolio(
     prepared: core.CoreBoard,
     budget: _Budget,
     title: str,
-    runs: list[tuple[int, int, bool, float]],
+    runs: list[_Run],
     threads: int,
 ) -> SolveResult:
-    """The core's searches of ``runs`` (weight, packing, features, deadline in turn), ``threads`` at once.
+    """The core's searches of ``runs`` in turn, ``threads`` at once.
 
     The core lets go of the interpreter's lock while it expands, so each
     search has a core of its own. Each takes ``threads`` times the time it
@@ -1017,13 +1047,14 @@ def _parallel_portfolio(
     between the searches running at once. Time, memory and cancellation are
     checked as in turn, under one lock.
     """
-    end = runs[-1][3]
+    end = runs[-1].deadline
     began = time.monotonic()
-    plan: deque[tuple[int, int, bool, float]] = deque()
+    # Each search with the seconds it may run: ``threads`` times its time in turn.
+    plan: deque[tuple[_Run, float]] = deque()
     previous = began
-    for weight, penalty, features, deadline in runs:
-        plan.append((weight, penalty, features, (deadline - previous) * threads))
-        previous = deadline
+    for run in runs:
+        plan.append((run, (run.deadline - previous) * threads))
+        previous = run.deadline
     memory_each = budget.memory_left() // threads
     lock = threading.Lock()
     over = threading.Event()
@@ -1040,7 +1071,8 @@ def _parallel_portfolio(
             with lock:
                 if over.is_set() or held.is_set() or not plan:
                     return
-                weight, penalty, features, seconds = plan.popleft()
+                run, seconds = plan.popleft()
+                weight = run.weight
                 deadline = end if not plan else min(end, time.monotonic() + seconds)
                 proving += weight
             counted = 0
@@ -1060,8 +1092,8 @@ def _parallel_portfolio(
 
             try:
                 status, codes, searched, generated = core.search(
-                    prepared, weight=weight, packing=penalty, features=features,
-                    corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True,
+                    prepared, weight=weight, packing=run.penalty, features=run.features,
+                    corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True, box_macros=run.box_macros,
                     backward=not weight, memory_bytes=memory_each, check=check,
                     **_deadlocks(weight),
                 )
