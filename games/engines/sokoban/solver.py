@@ -100,15 +100,17 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn. The one with feature cells and
-# penalty 3 made nearly every greedy answer of the whole-set runs at 60 s
-# (Grigr2001 and SokHard, session 26: 39 of 40, and none by penalty 1), and
-# some levels need 20-30 s of it, so it has half the time; then the same with
-# box-to-goal macros (which solve some levels it does not, and lose others),
-# then penalty 8 (docs/benchmarks.md, "The portfolio's time", session 26).
+# penalty 3 made nearly every greedy answer of the whole-set runs of Grigr2001
+# and SokHard at 60 s (session 26), and some SokHard levels need 25-35 s of
+# it, so it has half the time. The rest is shared by the same search with
+# box-to-goal macros and with penalties 1 and 8, each of which solves a few
+# levels (mostly Holland's) that penalty 3 does not (docs/benchmarks.md,
+# "Box-to-goal macros; the portfolio's time", session 26).
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0.5, PACKING_PENALTY, True),
     GreedyRun(0, PACKING_PENALTY, True, True),
+    GreedyRun(0, 1, True),
     GreedyRun(0, 8, True),
 )
 
@@ -946,7 +948,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
     sample levels several times faster and others slower, for half the time;
-    then the same with box-to-goal macros, then with packing penalty 8. The greedy searches prune box-set
+    then the same with box-to-goal macros, then with packing penalties 1 and
+    8. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
