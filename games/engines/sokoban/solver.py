@@ -99,17 +99,16 @@ class GreedyRun(NamedTuple):
     box_macros: bool = False  # core.search's ``box_macros``
 
 
-# The compiled greedy searches tried in turn. The one with feature cells and
-# penalty 3 made nearly every greedy answer of the whole-set runs of Grigr2001
-# and SokHard at 60 s (session 26), and some SokHard levels need 25-35 s of
-# it, so it has half the time. The rest is shared by the same search with
-# box-to-goal macros and with penalties 1 and 8, each of which solves a few
-# levels (mostly Holland's) that penalty 3 does not (docs/benchmarks.md,
-# "Box-to-goal macros; the portfolio's time", session 26).
+# The compiled greedy searches tried in turn: a short one without feature
+# cells, then with them and packing penalties 3, 1 and 8 in equal parts. In
+# the whole-set runs at 60 s (session 26) penalty 3 with feature cells made
+# nearly every greedy answer, but giving it half the time, and a turn to the
+# same search with box-to-goal macros (core.search's ``box_macros``), lost
+# as many levels as it won with one thread and one level (Holland 17) with
+# two (docs/benchmarks.md, "Box-to-goal macros; the portfolio's time").
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
-    GreedyRun(0.5, PACKING_PENALTY, True),
-    GreedyRun(0, PACKING_PENALTY, True, True),
+    GreedyRun(0, PACKING_PENALTY, True),
     GreedyRun(0, 1, True),
     GreedyRun(0, 8, True),
 )
@@ -123,6 +122,8 @@ class _Run(NamedTuple):
     features: bool
     box_macros: bool
     deadline: float
+
+
 # Box-set deadlocks in the compiled greedy searches (core.search's ``box_sets``:
 # the box just pushed and its nearest boxes, 2 then up to this many, searched
 # alone; 0: off). On the classic levels the greedy searches spend most of
@@ -947,9 +948,9 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
-    sample levels several times faster and others slower, for half the time;
-    then the same with box-to-goal macros, then with packing penalties 1 and
-    8. The greedy searches prune box-set
+    sample levels several times faster and others slower, with packing
+    penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
+    at 10 s, 1 solved two and 8 another. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
