@@ -986,14 +986,28 @@ static int64_t matching_total(Search *s, const int *owner) {
     return total;
 }
 
-/* The packing-order penalty of the position on the board now (packing.py). */
-static int out_of_order(Search *s) {
-    if (!s->groups) return 0;
+/* s->max_empty: each goal room's deepest packing layer with an empty goal
+ * on the board now (-1: the room is full). */
+static void deepest_empty(Search *s) {
     for (int k = 0; k < s->groups; k++) s->max_empty[k] = -1;
     for (int g = 0; g < s->goals; g++) {
         int k = s->group[g];
         if (k >= 0 && !s->occupant[s->goal_cell[g]] && s->layer[g] > s->max_empty[k]) s->max_empty[k] = s->layer[g];
     }
+}
+
+/* Whether goal ``g``, if empty, may be filled now (after deepest_empty): it
+ * is in no goal room with a packing order, or in its room's deepest layer
+ * still empty. */
+static inline int in_order(Search *s, int g) {
+    int k = s->group[g];
+    return k < 0 || s->layer[g] == s->max_empty[k];
+}
+
+/* The packing-order penalty of the position on the board now (packing.py). */
+static int out_of_order(Search *s) {
+    if (!s->groups) return 0;
+    deepest_empty(s);
     int count = 0;
     for (int g = 0; g < s->goals; g++) {
         int k = s->group[g];
@@ -1383,18 +1397,10 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
  * in ``*pushes``; -1 when there is none. Greedy forward searches only. */
 static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     if (s->goal_of[from] >= 0) return -1;
-    for (int k = 0; k < s->groups; k++) s->max_empty[k] = -1;
+    deepest_empty(s);
     int targets = 0;
-    for (int h = 0; h < s->goals; h++) {
-        int k = s->group[h];
-        if (s->occupant[s->goal_cell[h]]) continue;
-        if (k >= 0 && s->layer[h] > s->max_empty[k]) s->max_empty[k] = s->layer[h];
-    }
-    for (int h = 0; h < s->goals; h++) {
-        int k = s->group[h];
-        if (s->occupant[s->goal_cell[h]] || (k >= 0 && s->layer[h] != s->max_empty[k])) continue;
-        if (s->dist[(size_t)from * s->goals + h] != 65535) targets++;
-    }
+    for (int h = 0; h < s->goals; h++)
+        if (!s->occupant[s->goal_cell[h]] && in_order(s, h) && s->dist[(size_t)from * s->goals + h] != 65535) targets++;
     if (!targets) return -1;
     int box = s->occupant[from];
     s->occupant[from] = 0;
@@ -1412,13 +1418,11 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     while (head < tail && goal_state < 0) {
         int state = s->mq_state[head++];
         int cell = state >> 2;
+        /* (The breadth-first search enters no occupied square: a goal reached is empty.) */
         int h = s->goal_of[cell];
-        if (h >= 0 && s->mq_parent[state] >= 0) {
-            int k = s->group[h];
-            if (k < 0 || s->layer[h] == s->max_empty[k]) {
-                goal_state = state;
-                break;
-            }
+        if (h >= 0 && s->mq_parent[state] >= 0 && in_order(s, h)) {
+            goal_state = state;
+            break;
         }
         s->occupant[cell] = box;
         flood(s, cell - s->step[state & 3], s->mq_reach, ++s->mq_reach_stamp);
