@@ -64,6 +64,15 @@ static inline uint64_t square_bit(int cell) { return 1ULL << (cell & 63); }
  * the regions counted up to REGIONS - 1. */
 #define REGIONS 16
 
+/* A packing plan's verdict: room ``room`` (-1: a free slot) with the goals of
+ * ``filled`` holding boxes leaves ``blocked`` of its empty goals that can no
+ * longer be filled. */
+typedef struct {
+    uint64_t filled;
+    int32_t room, blocked;
+} PlanEntry;
+#define PLAN_SLOTS_MAX ((size_t)1 << 20)
+
 typedef struct Search {
     /* The level. */
     int width, size, boxes, goals;
@@ -85,6 +94,16 @@ typedef struct Search {
     int goal_macros;
     /* Box-to-goal macros (greedy forward searches only): see box_macro. */
     int box_macros;
+    /* Packing plans (greedy forward searches only): see room_blocked. Each
+     * room's goals (room_goal[room_start[k]..room_start[k + 1]), a goal's
+     * place in its room, the peel's squares and marks, and the verdicts so
+     * far by (room, goals filled). */
+    int plans;
+    int *room_start, *room_goal, *room_place;
+    uint8_t *plan_block;
+    uint32_t *plan_reach, plan_stamp;
+    PlanEntry *plan_table;
+    size_t plan_capacity, plan_count;
     uint32_t *macros;
     size_t macro_length, macro_capacity;
     int *mq_state, *mq_parent;
@@ -996,17 +1015,146 @@ static void deepest_empty(Search *s) {
     }
 }
 
+static int room_blocked(Search *s, int k, uint64_t filled);
+static uint64_t room_filled(Search *s, int k);
+
 /* Whether goal ``g``, if empty, may be filled now (after deepest_empty): it
  * is in no goal room with a packing order, or in its room's deepest layer
  * still empty. */
 static inline int in_order(Search *s, int g) {
     int k = s->group[g];
-    return k < 0 || s->layer[g] == s->max_empty[k];
+    if (k < 0) return 1;
+    if (s->plans) {
+        /* (With packing plans: filling it blocks no more of the room's goals.) */
+        uint64_t filled = room_filled(s, k);
+        return room_blocked(s, k, filled | 1ULL << s->room_place[g]) <= room_blocked(s, k, filled);
+    }
+    return s->layer[g] == s->max_empty[k];
 }
 
-/* The packing-order penalty of the position on the board now (packing.py). */
+/* Packing plans: which empty goals of a goal room can still be filled with
+ * the room's other goals as they are now. The layers of packing.py are one
+ * fixed order, peeled from every entrance at once; a room with several
+ * entrances may be filled in many orders, and a box the layers call early
+ * may shut out nothing (Grigr2001's "Original conversion" rooms: most of the
+ * greedy search's positions there held empty goals that no order could
+ * fill any more, but few boxes out of layer order). So the same peeling
+ * runs on the position: the room full, the filled goals' boxes staying, the
+ * others pulled off while the player, anywhere outside, can pull one a
+ * square (the peel is monotone: the order does not matter). The empty goals
+ * never peeled are blocked: a box must come off a goal before they can be
+ * filled. Verdicts are kept by (room, goals filled): the rooms' fillings are
+ * few beside the positions. */
+static int plan_peel(Search *s, int k, uint64_t filled) {
+    int first = s->room_start[k], count = s->room_start[k + 1] - first;
+    for (int i = 0; i < count; i++) s->plan_block[s->goal_cell[s->room_goal[first + i]]] = 1;
+    uint32_t stamp = ++s->plan_stamp;
+    /* The player may start on any free square (as in packing.py). */
+    for (int i = 0; i < s->floor_count; i++) {
+        int cell = s->floor_cells[i];
+        if (!s->plan_block[cell]) s->plan_reach[cell] = stamp;
+    }
+    uint64_t peeled = 0, empty = 0;
+    for (int i = 0; i < count; i++)
+        if (!((filled >> i) & 1)) empty |= 1ULL << i;
+    int progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int i = 0; i < count; i++) {
+            if (!((empty >> i) & 1) || ((peeled >> i) & 1)) continue;
+            int cell = s->goal_cell[s->room_goal[first + i]];
+            for (int d = 0; d < 4; d++) {
+                int stand = cell + s->step[d], back = stand + s->step[d];
+                if (s->plan_reach[stand] != stamp || !s->floor[back] || s->plan_block[back]) continue;
+                /* Pulled off: its square opens to the player. */
+                peeled |= 1ULL << i;
+                s->plan_block[cell] = 0;
+                int head = 0, tail = 0;
+                s->plan_reach[cell] = stamp;
+                s->queue[tail++] = cell;
+                while (head < tail) {
+                    int at = s->queue[head++];
+                    for (int e = 0; e < 4; e++) {
+                        int next = at + s->step[e];
+                        if (s->floor[next] && !s->plan_block[next] && s->plan_reach[next] != stamp) {
+                            s->plan_reach[next] = stamp;
+                            s->queue[tail++] = next;
+                        }
+                    }
+                }
+                progress = 1;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < count; i++) s->plan_block[s->goal_cell[s->room_goal[first + i]]] = 0;
+    int blocked = 0;
+    for (uint64_t rest = empty & ~peeled; rest; rest &= rest - 1) blocked++;
+    return blocked;
+}
+
+/* The goals of room ``k`` holding boxes on the board now, by place in the room. */
+static uint64_t room_filled(Search *s, int k) {
+    uint64_t filled = 0;
+    for (int i = s->room_start[k]; i < s->room_start[k + 1]; i++)
+        if (s->occupant[s->goal_cell[s->room_goal[i]]]) filled |= 1ULL << (i - s->room_start[k]);
+    return filled;
+}
+
+/* plan_peel's verdict for room ``k`` filled so, kept in s->plan_table (wiped
+ * when full: verdicts are only a saving). */
+static int room_blocked(Search *s, int k, uint64_t filled) {
+    uint64_t hash = (filled ^ ((uint64_t)k << 56)) * 0x9E3779B97F4A7C15ULL;
+    size_t mask = s->plan_capacity - 1, slot = (size_t)(hash >> 20) & mask;
+    while (s->plan_table[slot].room >= 0) {
+        if (s->plan_table[slot].room == k && s->plan_table[slot].filled == filled) return s->plan_table[slot].blocked;
+        slot = (slot + 1) & mask;
+    }
+    int blocked = plan_peel(s, k, filled);
+    if (2 * (s->plan_count + 1) > s->plan_capacity) {
+        size_t capacity = s->plan_capacity * 2, grown = s->plan_capacity * sizeof(PlanEntry);
+        PlanEntry *table = capacity <= PLAN_SLOTS_MAX && s->bytes + grown <= s->budget
+                               ? malloc(capacity * sizeof(PlanEntry))
+                               : NULL;
+        if (table == NULL) {
+            /* Start again in the same table. */
+            for (size_t i = 0; i < s->plan_capacity; i++) s->plan_table[i].room = -1;
+            s->plan_count = 0;
+        } else {
+            for (size_t i = 0; i < capacity; i++) table[i].room = -1;
+            for (size_t i = 0; i < s->plan_capacity; i++) {
+                PlanEntry entry = s->plan_table[i];
+                if (entry.room < 0) continue;
+                uint64_t h = (entry.filled ^ ((uint64_t)entry.room << 56)) * 0x9E3779B97F4A7C15ULL;
+                size_t at = (size_t)(h >> 20) & (capacity - 1);
+                while (table[at].room >= 0) at = (at + 1) & (capacity - 1);
+                table[at] = entry;
+            }
+            free(s->plan_table);
+            s->plan_table = table;
+            s->plan_capacity = capacity;
+            s->bytes += grown;
+        }
+        mask = s->plan_capacity - 1;
+        slot = (size_t)(hash >> 20) & mask;
+        while (s->plan_table[slot].room >= 0) slot = (slot + 1) & mask;
+    }
+    s->plan_table[slot].room = k;
+    s->plan_table[slot].filled = filled;
+    s->plan_table[slot].blocked = blocked;
+    s->plan_count++;
+    return blocked;
+}
+
+/* The packing-order penalty of the position on the board now (packing.py),
+ * or with packing plans the rooms' blocked goals. */
 static int out_of_order(Search *s) {
     if (!s->groups) return 0;
+    if (s->plans) {
+        int blocked = 0;
+        for (int k = 0; k < s->groups; k++) blocked += room_blocked(s, k, room_filled(s, k));
+        return blocked;
+    }
     deepest_empty(s);
     int count = 0;
     for (int g = 0; g < s->goals; g++) {
@@ -1239,10 +1387,14 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     int room = s->group[g];
     if (s->goal_of[from] >= 0 && s->group[s->goal_of[from]] == room) return -1;
     int deepest = -1;
-    for (int h = 0; h < s->goals; h++)
-        if (s->group[h] == room && (h == g || !s->occupant[s->goal_cell[h]]) && s->layer[h] > deepest)
-            deepest = s->layer[h];
-    if (s->layer[g] >= deepest) return -1;
+    if (s->plans) {
+        if (in_order(s, g)) return -1;
+    } else {
+        for (int h = 0; h < s->goals; h++)
+            if (s->group[h] == room && (h == g || !s->occupant[s->goal_cell[h]]) && s->layer[h] > deepest)
+                deepest = s->layer[h];
+        if (s->layer[g] >= deepest) return -1;
+    }
     /* Breadth first over (square, last push's direction), the player's area
      * flooded afresh at each: the first deepest goal reached has the fewest pushes. */
     int box = s->occupant[from];
@@ -1266,7 +1418,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
             s->mq_visit[next * 4 + e] = visit;
             s->mq_parent[next * 4 + e] = state;
             s->mq_state[tail++] = next * 4 + e;
-            if (s->layer[h] == deepest) {
+            if (s->plans ? in_order(s, h) : s->layer[h] == deepest) {
                 goal_state = next * 4 + e;
                 break;
             }
@@ -1814,7 +1966,8 @@ static void release(Search *s) {
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
                        s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
                        s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
-                       s->pattern_marks, s->pattern_area, s->box_bits};
+                       s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal,
+                       s->room_place, s->plan_block, s->plan_reach, s->plan_table};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -2068,7 +2221,7 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
-    "       probes=0, probe_limit=0, box_macros=False)\n"
+    "       probes=0, probe_limit=0, box_macros=False, plans=False)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -2103,17 +2256,53 @@ static const char search_doc[] =
     "with all its boxes for at most probe_limit expansions; one found lost is pruned and, with\n"
     "patterns, shrunk and learned as a pattern (0: off).\n"
     "box_macros (greedy forward searches only): each box off the goals also gets a child that\n"
-    "pushes it the fewest pushes, the other boxes still, to the nearest goal it may fill now.";
+    "pushes it the fewest pushes, the other boxes still, to the nearest goal it may fill now.\n"
+    "plans (greedy forward searches only): packing plans: the penalty counts a goal room's\n"
+    "empty goals that no order can fill any more with its filled ones staying (not the boxes\n"
+    "out of layer order), and the macros fill a goal that blocks no more of them.";
+
+/* Packing plans for a greedy forward search (room_blocked): each goal
+ * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
+ * over 64 goals keep to the layers (no plans at all). 0 on a memory error. */
+static int plan_rooms(Search *s) {
+    int n = s->goals, k = s->groups;
+    s->room_start = calloc((size_t)k + 1, sizeof(int));
+    s->room_goal = calloc((size_t)n, sizeof(int));
+    s->room_place = calloc((size_t)n, sizeof(int));
+    s->plan_block = calloc((size_t)s->size, 1);
+    s->plan_reach = calloc((size_t)s->size, sizeof(uint32_t));
+    s->plan_capacity = 1024;
+    s->plan_table = counted_alloc(s, s->plan_capacity * sizeof(PlanEntry));
+    if (!s->room_start || !s->room_goal || !s->room_place || !s->plan_block || !s->plan_reach || !s->plan_table) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (size_t i = 0; i < s->plan_capacity; i++) s->plan_table[i].room = -1;
+    int at = 0;
+    for (int room = 0; room < k; room++) {
+        s->room_start[room] = at;
+        for (int g = 0; g < n; g++)
+            if (s->group[g] == room) {
+                s->room_place[g] = at - s->room_start[room];
+                s->room_goal[at++] = g;
+            }
+        if (at - s->room_start[room] > 64) return 1;
+    }
+    s->room_start[k] = at;
+    s->plans = 1;
+    return 1;
+}
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
-    int probes = 0, probe_limit = 0, box_macros = 0;
+    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiip", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
-                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros))
+                          &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
+                          &plans))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace: a list or None");
@@ -2151,6 +2340,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         forward.goal_macros = goal_rooms && forward.groups;
         forward.box_macros = box_macros;
     }
+    if (plans && weight == 0 && forward.groups && !plan_rooms(&forward)) goto done;
     if (probes > 0 && probe_limit > 0) {
         /* The prober: greedy, PI-corrals, nothing else; no packing penalty,
          * so that its bound is 0 exactly when its boxes are all on goals. */
@@ -2249,8 +2439,53 @@ done:
     return result;
 }
 
+static const char blocked_goals_doc[] =
+    "blocked_goals(width, floor, forward, boxes) -> (out of layer order, blocked)\n\n"
+    "The packing penalties of the position with boxes on ``boxes`` (any player square): the\n"
+    "boxes filled out of the goal rooms' layer order, and with packing plans the rooms' empty\n"
+    "goals that no order can fill any more (search's ``plans``; -1: a room of over 64 goals,\n"
+    "which keeps to the layers). forward as for search.";
+
+static PyObject *blocked_goals(PyObject *Py_UNUSED(self), PyObject *args) {
+    int width;
+    Py_buffer floor;
+    PyObject *spec, *boxes, *result = NULL;
+    if (!PyArg_ParseTuple(args, "iy*O!O!", &width, &floor, &PyTuple_Type, &spec, &PyList_Type, &boxes)) return NULL;
+    Search s;
+    Targets targets;
+    memset(&s, 0, sizeof s);
+    if (!parse_targets(spec, &targets)) {
+        PyBuffer_Release(&floor);
+        return NULL;
+    }
+    if (!prepare(&s, width, &floor, &targets, 0, 1, 0, 0, 0, (size_t)1 << 26, 0, 0)) goto done;
+    Py_ssize_t count = PyList_GET_SIZE(boxes);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long cell = PyLong_AsLong(PyList_GET_ITEM(boxes, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell <= 0 || cell >= s.size || !s.floor[cell]) {
+            PyErr_SetString(PyExc_ValueError, "a box lies off the floor");
+            goto done;
+        }
+        s.occupant[cell] = (int)i + 1;
+    }
+    int layered = out_of_order(&s);
+    int blocked = 0;
+    if (s.groups) {
+        if (!plan_rooms(&s)) goto done;
+        blocked = s.plans ? out_of_order(&s) : -1;
+    }
+    result = Py_BuildValue("(ii)", layered, blocked);
+done:
+    release(&s);
+    release_targets(&targets);
+    PyBuffer_Release(&floor);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
+    {"blocked_goals", blocked_goals, METH_VARARGS, blocked_goals_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -105,6 +105,18 @@ def _targets(
     return goals, distances.tobytes(), _squares(board, live), layer, group
 
 
+def blocked_goals(core_board: CoreBoard, boxes: list[int]) -> tuple[int, int]:
+    """The packing penalties of the position with boxes on ``boxes``: the boxes
+    filled out of the goal rooms' layer order (packing.py), and the rooms' empty
+    goals that no order can fill any more with the filled ones staying (search's
+    ``plans``; -1 where a room of over 64 goals keeps to the layers)."""
+    if _core is None:
+        raise RuntimeError("the compiled search core is not built")
+    board = core_board.board
+    layered, blocked = _core.blocked_goals(board.width, core_board.floor, core_board.forward, boxes)
+    return int(layered), int(blocked)
+
+
 def search(
     core_board: CoreBoard,
     *,
@@ -124,6 +136,7 @@ def search(
     probes: int = 0,
     probe_limit: int = 0,
     box_macros: bool = False,
+    plans: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -166,6 +179,10 @@ def search(
     still, the fewest pushes to the nearest goal it may fill now (outside a
     goal room with a packing order, or that room's deepest empty goal):
     box-to-goal macros, beside the single pushes (_core.c, box_macro).
+    ``plans``: in a greedy forward search the packing penalty counts each goal
+    room's empty goals that no order can fill any more, the filled ones
+    staying, instead of the boxes filled out of layer order; the macros fill
+    a goal that blocks no more of them (packing plans, _core.c, room_blocked).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -191,5 +208,6 @@ def search(
         probes,
         probe_limit,
         box_macros,
+        plans,
     )
     return str(status), list(codes), int(expanded), int(generated)

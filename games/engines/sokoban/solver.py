@@ -97,6 +97,7 @@ class GreedyRun(NamedTuple):
     penalty: int  # packing-order penalty
     features: bool  # open positions split by feature cells, taken in turn
     box_macros: bool = False  # core.search's ``box_macros``
+    plans: bool = False  # core.search's ``plans``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -106,11 +107,19 @@ class GreedyRun(NamedTuple):
 # same search with box-to-goal macros (core.search's ``box_macros``), lost
 # as many levels as it won with one thread and one level (Holland 17) with
 # two (docs/benchmarks.md, "Box-to-goal macros; the portfolio's time").
+# Penalty 8 counts the goals a room can no longer fill (packing plans,
+# core.search's ``plans``) instead of the boxes out of layer order. Alone,
+# at 10 s of CPU on the 181 levels the faster searches leave, penalties 3
+# and 8 each solved 3-4 more so (Holland 1 and 11 among them), penalty 1 one
+# fewer; of the eight ways to set the three, this one and plans for
+# penalty 3 alone solved the most together (118 against 115). With plans
+# for penalty 3 too, the solver at 60 s lost SokHard 81 and 111, which
+# penalty 3 by layers makes (docs/benchmarks.md, "Packing plans").
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0, PACKING_PENALTY, True),
     GreedyRun(0, 1, True),
-    GreedyRun(0, 8, True),
+    GreedyRun(0, 8, True, plans=True),
 )
 
 
@@ -121,6 +130,7 @@ class _Run(NamedTuple):
     penalty: int
     features: bool
     box_macros: bool
+    plans: bool
     deadline: float
 
 
@@ -967,20 +977,21 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.check(0)
 
     # Each search in turn, with its deadline.
-    runs = [_Run(1, 0, False, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
+    runs = [_Run(1, 0, False, False, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
     for run in GREEDY_RUNS:
         if run.share:
-            runs.append(_Run(0, run.penalty, run.features, run.box_macros,
+            runs.append(_Run(0, run.penalty, run.features, run.box_macros, run.plans,
                              min(end, runs[-1].deadline + run.share * time_limit)))
     part = (end - runs[-1].deadline) / max(1, sum(1 for run in GREEDY_RUNS if not run.share))
     for run in GREEDY_RUNS:
         if not run.share:
-            runs.append(_Run(0, run.penalty, run.features, run.box_macros, min(end, runs[-1].deadline + part)))
+            runs.append(_Run(0, run.penalty, run.features, run.box_macros, run.plans,
+                             min(end, runs[-1].deadline + part)))
     runs[-1] = runs[-1]._replace(deadline=end)
     if threads > 1 and not first.solved:
         return _parallel_portfolio(board, prepared, budget, title, runs, threads)
     memory_stop = False
-    for weight, penalty, features, box_macros, deadline in runs:
+    for weight, penalty, features, box_macros, plans, deadline in runs:
         if weight == 0 and first.solved:
             # A* could not prove the Python search's answer: it stands.
             return first
@@ -1000,6 +1011,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
                 tunnels=True,
                 goal_rooms=True,
                 box_macros=box_macros,
+                plans=plans,
                 memory_bytes=budget.memory_left(),
                 check=check,
                 **_deadlocks(weight),
@@ -1098,7 +1110,7 @@ def _parallel_portfolio(
                 status, codes, searched, generated = core.search(
                     prepared, weight=weight, packing=run.penalty, features=run.features,
                     corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True, box_macros=run.box_macros,
-                    backward=not weight, memory_bytes=memory_each, check=check,
+                    plans=run.plans, backward=not weight, memory_bytes=memory_each, check=check,
                     **_deadlocks(weight),
                 )
             except _Stop as stop:
