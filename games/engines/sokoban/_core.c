@@ -1101,15 +1101,21 @@ static uint64_t room_filled(Search *s, int k) {
     return filled;
 }
 
+/* The slot of (room ``k``, ``filled``) in a verdict table of ``capacity``
+ * slots (a power of two): its own, or the free one where it would go. */
+static size_t plan_slot(const PlanEntry *table, size_t capacity, int k, uint64_t filled) {
+    uint64_t hash = (filled ^ ((uint64_t)k << 56)) * 0x9E3779B97F4A7C15ULL;
+    size_t slot = (size_t)(hash >> 20) & (capacity - 1);
+    while (table[slot].room >= 0 && (table[slot].room != k || table[slot].filled != filled))
+        slot = (slot + 1) & (capacity - 1);
+    return slot;
+}
+
 /* plan_peel's verdict for room ``k`` filled so, kept in s->plan_table (wiped
  * when full: verdicts are only a saving). */
 static int room_blocked(Search *s, int k, uint64_t filled) {
-    uint64_t hash = (filled ^ ((uint64_t)k << 56)) * 0x9E3779B97F4A7C15ULL;
-    size_t mask = s->plan_capacity - 1, slot = (size_t)(hash >> 20) & mask;
-    while (s->plan_table[slot].room >= 0) {
-        if (s->plan_table[slot].room == k && s->plan_table[slot].filled == filled) return s->plan_table[slot].blocked;
-        slot = (slot + 1) & mask;
-    }
+    size_t slot = plan_slot(s->plan_table, s->plan_capacity, k, filled);
+    if (s->plan_table[slot].room >= 0) return s->plan_table[slot].blocked;
     int blocked = plan_peel(s, k, filled);
     if (2 * (s->plan_count + 1) > s->plan_capacity) {
         size_t capacity = s->plan_capacity * 2, grown = s->plan_capacity * sizeof(PlanEntry);
@@ -1124,20 +1130,14 @@ static int room_blocked(Search *s, int k, uint64_t filled) {
             for (size_t i = 0; i < capacity; i++) table[i].room = -1;
             for (size_t i = 0; i < s->plan_capacity; i++) {
                 PlanEntry entry = s->plan_table[i];
-                if (entry.room < 0) continue;
-                uint64_t h = (entry.filled ^ ((uint64_t)entry.room << 56)) * 0x9E3779B97F4A7C15ULL;
-                size_t at = (size_t)(h >> 20) & (capacity - 1);
-                while (table[at].room >= 0) at = (at + 1) & (capacity - 1);
-                table[at] = entry;
+                if (entry.room >= 0) table[plan_slot(table, capacity, entry.room, entry.filled)] = entry;
             }
             free(s->plan_table);
             s->plan_table = table;
             s->plan_capacity = capacity;
             s->bytes += grown;
         }
-        mask = s->plan_capacity - 1;
-        slot = (size_t)(hash >> 20) & mask;
-        while (s->plan_table[slot].room >= 0) slot = (slot + 1) & mask;
+        slot = plan_slot(s->plan_table, s->plan_capacity, k, filled);
     }
     s->plan_table[slot].room = k;
     s->plan_table[slot].filled = filled;
