@@ -124,14 +124,28 @@ GREEDY_RUNS: Final = (
 
 
 class _Run(NamedTuple):
-    """A search of the portfolio as scheduled: GreedyRun's settings (A*: weight 1) and its deadline."""
+    """A search of the portfolio as scheduled: its weight (1: A*), its settings and its deadline."""
 
     weight: int
-    penalty: int
-    features: bool
-    box_macros: bool
-    plans: bool
+    settings: GreedyRun
     deadline: float
+
+
+# A*'s settings: no packing penalty (its bound stays admissible), nothing else.
+_ASTAR = GreedyRun(0, 0, False)
+
+
+def _core_search(
+    prepared: core.CoreBoard, run: _Run, memory_bytes: int, check: Callable[[int], object]
+) -> tuple[str, list[int], int, int]:
+    """core.search for one search of the portfolio, from both ends when greedy."""
+    settings = run.settings
+    return core.search(
+        prepared, weight=run.weight, packing=settings.penalty, features=settings.features,
+        corrals=core.PI_CORRALS, backward=not run.weight, tunnels=True, goal_rooms=True,
+        box_macros=settings.box_macros, plans=settings.plans, memory_bytes=memory_bytes, check=check,
+        **_deadlocks(run.weight),
+    )
 
 
 # Box-set deadlocks in the compiled greedy searches (core.search's ``box_sets``:
@@ -977,45 +991,30 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.check(0)
 
     # Each search in turn, with its deadline.
-    runs = [_Run(1, 0, False, False, False, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
-    for run in GREEDY_RUNS:
-        if run.share:
-            runs.append(_Run(0, run.penalty, run.features, run.box_macros, run.plans,
-                             min(end, runs[-1].deadline + run.share * time_limit)))
-    part = (end - runs[-1].deadline) / max(1, sum(1 for run in GREEDY_RUNS if not run.share))
-    for run in GREEDY_RUNS:
-        if not run.share:
-            runs.append(_Run(0, run.penalty, run.features, run.box_macros, run.plans,
-                             min(end, runs[-1].deadline + part)))
+    runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
+    for greedy in GREEDY_RUNS:
+        if greedy.share:
+            runs.append(_Run(0, greedy, min(end, runs[-1].deadline + greedy.share * time_limit)))
+    part = (end - runs[-1].deadline) / max(1, sum(1 for greedy in GREEDY_RUNS if not greedy.share))
+    for greedy in GREEDY_RUNS:
+        if not greedy.share:
+            runs.append(_Run(0, greedy, min(end, runs[-1].deadline + part)))
     runs[-1] = runs[-1]._replace(deadline=end)
     if threads > 1 and not first.solved:
         return _parallel_portfolio(board, prepared, budget, title, runs, threads)
     memory_stop = False
-    for weight, penalty, features, box_macros, plans, deadline in runs:
+    for run in runs:
+        weight = run.weight
         if weight == 0 and first.solved:
             # A* could not prove the Python search's answer: it stands.
             return first
-        budget.deadline = deadline
+        budget.deadline = run.deadline
         if budget.memory_left() <= 0:
             # The Python searches before used it all: the core would have none.
             memory_stop = True
             break
         try:
-            status, codes, searched, budget.generated = core.search(
-                prepared,
-                weight=weight,
-                packing=penalty,
-                corrals=core.PI_CORRALS,
-                features=features,
-                backward=not weight,
-                tunnels=True,
-                goal_rooms=True,
-                box_macros=box_macros,
-                plans=plans,
-                memory_bytes=budget.memory_left(),
-                check=check,
-                **_deadlocks(weight),
-            )
+            status, codes, searched, budget.generated = _core_search(prepared, run, budget.memory_left(), check)
         except _Stop as stop:
             if stop.status != TIME_LIMIT or budget.deadline >= end:
                 return first if first.solved else _unsolved("best", stop.status, budget, title)
@@ -1107,12 +1106,7 @@ def _parallel_portfolio(
                     budget.check(0)
 
             try:
-                status, codes, searched, generated = core.search(
-                    prepared, weight=weight, packing=run.penalty, features=run.features,
-                    corrals=core.PI_CORRALS, tunnels=True, goal_rooms=True, box_macros=run.box_macros,
-                    plans=run.plans, backward=not weight, memory_bytes=memory_each, check=check,
-                    **_deadlocks(weight),
-                )
+                status, codes, searched, generated = _core_search(prepared, run, memory_each, check)
             except _Stop as stop:
                 with lock:
                     proving -= weight
