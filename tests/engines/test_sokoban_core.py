@@ -503,12 +503,12 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
 
 def core_search(
     board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False,
-    box_macros: bool = False, plans: bool = False,
+    box_macros: bool = False, plans: bool = False, novelty: bool = False,
 ) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
-        check=lambda expanded: None, box_macros=box_macros, plans=plans,
+        check=lambda expanded: None, box_macros=box_macros, plans=plans, novelty=novelty,
     )
     return status, codes, expanded
 
@@ -661,7 +661,13 @@ def test_a_macro_brings_a_box_home_in_one_move_and_gives_every_push(text: str, m
 
 @needs_core
 @pytest.mark.parametrize(
-    "macros", [{"goal_rooms": True}, {"goal_rooms": True, "box_macros": True}, {"goal_rooms": True, "plans": True}]
+    "macros",
+    [
+        {"goal_rooms": True},
+        {"goal_rooms": True, "box_macros": True},
+        {"goal_rooms": True, "plans": True},
+        {"goal_rooms": True, "novelty": True},
+    ],
 )
 def test_greedy_answers_with_macros_replay_to_solved_states(macros: dict[str, bool]) -> None:
     # (With packing plans too: their goal-room macros fill a goal that blocks no more goals.)
@@ -735,19 +741,27 @@ def test_packing_plans_leave_a_proof_of_no_solution_standing() -> None:
 
 
 @needs_core
+def test_novelty_leaves_a_proof_of_no_solution_standing() -> None:
+    # It changes the order positions are taken in, never which are searched.
+    for text in (GOAL_ROW_CORNERED, CORNERED):
+        board = Board(parse_level(text))
+        assert core_search(board, 0, tunnels=False, both_ends=False, novelty=True)[0] == core.EXHAUSTED
+
+
+@needs_core
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
-    # Packing plans where GREEDY_RUNS asks for them, in its order; never in A*.
-    settings: list[tuple[int, int, bool, bool]] = []
+    # Packing plans and novelty where GREEDY_RUNS asks for them, in its order; never in A*.
+    settings: list[tuple[int, int, bool, bool, int]] = []
 
     def incomplete(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
-        settings.append((kwargs["weight"], kwargs["packing"], kwargs["features"], kwargs["plans"]))
+        settings.append((kwargs["weight"], kwargs["packing"], kwargs["features"], kwargs["plans"], kwargs["novelty"]))
         return core.INCOMPLETE, [], 10, 10
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
     monkeypatch.setattr(core, "search", incomplete)
     result = solve(LEVELS[92], "best", time_limit=2, threads=threads)
     assert result.status == TIME_LIMIT
-    assert settings[0] == (1, 0, False, False)
-    assert settings[1:] == [(0, run.penalty, run.features, run.plans) for run in solver.GREEDY_RUNS]
-    assert any(run.plans for run in solver.GREEDY_RUNS)
+    assert settings[0] == (1, 0, False, False, False)
+    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty) for run in solver.GREEDY_RUNS]
+    assert any(run.novelty for run in solver.GREEDY_RUNS)

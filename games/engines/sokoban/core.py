@@ -137,6 +137,7 @@ def search(
     probe_limit: int = 0,
     box_macros: bool = False,
     plans: bool = False,
+    novelty: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -183,6 +184,10 @@ def search(
     room's empty goals that no order can fill any more, the filled ones
     staying, instead of the boxes filled out of layer order; the macros fill
     a goal that blocks no more of them (packing plans, _core.c, room_blocked).
+    ``novelty``: in a greedy search (both ends) a child that puts a box on a
+    square, or the player in an area, where no child of the same bound had
+    one before is taken before the others of its open list (_core.c, novel;
+    it orders, never prunes, so running out of positions still proves).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -209,5 +214,6 @@ def search(
         probe_limit,
         box_macros,
         plans,
+        novelty,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -98,28 +98,26 @@ class GreedyRun(NamedTuple):
     features: bool  # open positions split by feature cells, taken in turn
     box_macros: bool = False  # core.search's ``box_macros``
     plans: bool = False  # core.search's ``plans``
+    novelty: bool = False  # core.search's ``novelty``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with them and packing penalties 3, 1 and 8 in equal parts. In
-# the whole-set runs at 60 s (session 26) penalty 3 with feature cells made
-# nearly every greedy answer, but giving it half the time, and a turn to the
-# same search with box-to-goal macros (core.search's ``box_macros``), lost
-# as many levels as it won with one thread and one level (Holland 17) with
-# two (docs/benchmarks.md, "Box-to-goal macros; the portfolio's time").
-# Penalty 8 counts the goals a room can no longer fill (packing plans,
-# core.search's ``plans``) instead of the boxes out of layer order. Alone,
-# at 10 s of CPU on the 181 levels the faster searches leave, penalties 3
-# and 8 each solved 3-4 more so (Holland 1 and 11 among them), penalty 1 one
-# fewer; of the eight ways to set the three, this one and plans for
-# penalty 3 alone solved the most together (118 against 115). With plans
-# for penalty 3 too, the solver at 60 s lost SokHard 81 and 111, which
-# penalty 3 by layers makes (docs/benchmarks.md, "Packing plans").
+# cells, then with them: packing penalty 3, then penalties 1 and 3 with
+# novelty (core.search's ``novelty``: on a plateau of the bound, children
+# that put a box where none stood at that bound go first), in equal parts.
+# In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
+# made nearly every greedy answer, penalties 1 and 8 one each. On the 47
+# classic levels penalty 3 leaves at 10 s of CPU, each search alone at 15 s
+# solved 8-11; penalty 1 and 8 (by packing plans, core.search's ``plans``)
+# as before 13 together, penalties 1 and 3 with novelty 16, every level any
+# of the five settings solved, Grigr2001 19 and Holland 25 among them
+# (docs/benchmarks.md, "Novelty"). Alone on all 344 the novelty search
+# solved 5 fewer than penalty 3 without it, so it comes after it.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0, PACKING_PENALTY, True),
-    GreedyRun(0, 1, True),
-    GreedyRun(0, 8, True, plans=True),
+    GreedyRun(0, 1, True, novelty=True),
+    GreedyRun(0, PACKING_PENALTY, True, novelty=True),
 )
 
 
@@ -143,7 +141,8 @@ def _core_search(
     return core.search(
         prepared, weight=run.weight, packing=settings.penalty, features=settings.features,
         corrals=core.PI_CORRALS, backward=not run.weight, tunnels=True, goal_rooms=True,
-        box_macros=settings.box_macros, plans=settings.plans, memory_bytes=memory_bytes, check=check,
+        box_macros=settings.box_macros, plans=settings.plans, novelty=settings.novelty, memory_bytes=memory_bytes,
+        check=check,
         **_deadlocks(run.weight),
     )
 
@@ -973,8 +972,9 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
     sample levels several times faster and others slower, with packing
-    penalties 3, 1 and 8: of the sample's levels that penalty 3 left unsolved
-    at 10 s, 1 solved two and 8 another. The greedy searches prune box-set
+    penalty 3, then penalties 1 and 3 with novelty (children that put a box
+    where none stood at their bound go first), which solve on the hardest
+    levels what penalty 3 alone leaves. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
