@@ -111,7 +111,8 @@ class GreedyRun(NamedTuple):
 # solved 8-11; penalty 1 and 8 (by packing plans, core.search's ``plans``)
 # as before 13 together, penalties 1 and 3 with novelty 16, every level any
 # of the five settings solved, Grigr2001 19 and Holland 25 among them
-# (docs/benchmarks.md, "Novelty"). Alone on all 344 the novelty search
+# (docs/benchmarks.md, "Novelty"; not reproduced on the committed code the
+# next day, 4 together: see "the spread between days" there). Alone on all 344 the novelty search
 # solved 5 fewer than penalty 3 without it, so it comes after it.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
