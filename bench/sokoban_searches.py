@@ -40,6 +40,7 @@ from bench.sokoban_solver import COLLECTIONS, SHARED, core_search_within, level_
 from games.engines.sokoban import core, load_levels, solver  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
+# A modifier's GreedyRun field and value.
 MODIFIERS = {"novelty": {"novelty": True}, "plans": {"plans": True}, "macros": {"box_macros": True},
              "flat": {"features": False}}
 
@@ -51,17 +52,13 @@ def options(setting: str) -> dict[str, Any]:
     penalty, *modifiers = setting.split("/")
     if not penalty.startswith("p") or not penalty[1:].isdigit():
         raise SystemExit(f"{setting}: a setting starts with the packing penalty, such as p3")
-    chosen: dict[str, Any] = {
-        "weight": 0, "packing": int(penalty[1:]), "corrals": core.PI_CORRALS, "features": True,
-        "backward": True, "tunnels": True, "goal_rooms": True, "box_sets": solver.BOX_SETS,
-        "patterns": int(solver.DEADLOCK_PATTERNS), "probes": solver.BOARD_PROBE_EVERY,
-        "probe_limit": solver.BOARD_PROBE_LIMIT,
-    }
+    greedy = solver.GreedyRun(0, int(penalty[1:]), True)
     for modifier in modifiers:
         if modifier not in MODIFIERS:
             raise SystemExit(f"{setting}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)})")
-        chosen.update(MODIFIERS[modifier])
-    return chosen
+        greedy = greedy._replace(**MODIFIERS[modifier])
+    # Exactly as the solver's portfolio would run it.
+    return solver.core_options(0, greedy)
 
 
 def run(job: Run) -> dict[str, Any]:

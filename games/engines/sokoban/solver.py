@@ -134,18 +134,23 @@ class _Run(NamedTuple):
 _ASTAR = GreedyRun(0, 0, False)
 
 
+def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
+    """core.search's options, but for the board, memory and check, for a search of the
+    portfolio with ``weight`` (1: A*) and ``settings``: from both ends when greedy. The
+    benchmarks of the greedy searches (bench/sokoban_searches.py) run them so too."""
+    return {
+        "weight": weight, "packing": settings.penalty, "features": settings.features,
+        "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
+        "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
+        **_deadlocks(weight),
+    }
+
+
 def _core_search(
     prepared: core.CoreBoard, run: _Run, memory_bytes: int, check: Callable[[int], object]
 ) -> tuple[str, list[int], int, int]:
-    """core.search for one search of the portfolio, from both ends when greedy."""
-    settings = run.settings
-    return core.search(
-        prepared, weight=run.weight, packing=settings.penalty, features=settings.features,
-        corrals=core.PI_CORRALS, backward=not run.weight, tunnels=True, goal_rooms=True,
-        box_macros=settings.box_macros, plans=settings.plans, novelty=settings.novelty, memory_bytes=memory_bytes,
-        check=check,
-        **_deadlocks(run.weight),
-    )
+    """core.search for one search of the portfolio."""
+    return core.search(prepared, memory_bytes=memory_bytes, check=check, **core_options(run.weight, run.settings))
 
 
 # Box-set deadlocks in the compiled greedy searches (core.search's ``box_sets``:
