@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import random
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -488,6 +490,33 @@ def test_two_searches_at_once_stop_together_when_cancelled() -> None:
     result = solve(hard, "best", time_limit=60, threads=2, progress=progress)
     assert result.status == solver.CANCELLED and not result.solved
     assert len(reports) == 8 and result.seconds < 30
+
+
+@needs_core
+def test_both_threads_search_until_the_time_is_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each search runs until its deadline (none finds anything). The last
+    # search each thread takes runs to the end: with only the plan's last one
+    # doing so, one thread sat idle for the last fifth of the time.
+    stops: dict[str, float] = {}
+
+    def searching(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
+        expanded = 0
+        try:
+            while True:
+                expanded += 100
+                kwargs["check"](expanded)
+                time.sleep(0.005)
+        finally:
+            stops[threading.current_thread().name] = time.monotonic()
+
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
+    monkeypatch.setattr(core, "search", searching)
+    began = time.monotonic()
+    result = solve(LEVELS[92], "best", time_limit=4, threads=2)
+    end = began + 4
+    assert result.status == TIME_LIMIT
+    assert sorted(stops) == ["solver-0", "solver-1"]
+    assert all(stop > end - 0.3 for stop in stops.values()), {name: end - stop for name, stop in stops.items()}
 
 
 @needs_core

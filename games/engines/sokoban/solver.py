@@ -102,23 +102,23 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with them: packing penalty 3, then penalties 1 and 3 with
+# cells, then with them: packing penalty 3, then penalty 1 without and with
 # novelty (core.search's ``novelty``: on a plateau of the bound, children
 # that put a box where none stood at that bound go first), in equal parts.
 # In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
-# made nearly every greedy answer, penalties 1 and 8 one each. On the 47
-# classic levels penalty 3 leaves at 10 s of CPU, each search alone at 15 s
-# solved 8-11; penalty 1 and 8 (by packing plans, core.search's ``plans``)
-# as before 13 together, penalties 1 and 3 with novelty 16, every level any
-# of the five settings solved, Grigr2001 19 and Holland 25 among them
-# (docs/benchmarks.md, "Novelty"; not reproduced on the committed code the
-# next day, 4 together: see "the spread between days" there). Alone on all 344 the novelty search
-# solved 5 fewer than penalty 3 without it, so it comes after it.
+# made nearly every greedy answer. On the 47 classic levels penalty 3 leaves
+# at 10 s of CPU, each search alone at 15 s of CPU (session 30,
+# docs/benchmarks.md, "The portfolio's last two searches"): penalty 1 solved
+# 5, penalty 1 with novelty 5 (3 the same), penalty 8 by packing plans 2,
+# penalty 3 with novelty 1; penalty 1 with and without novelty 7 together,
+# the pair before (penalty 1, and 8 by plans) 6, the pair of session 28
+# (penalties 1 and 3 with novelty) 5. Alone on all 344 a novelty search solved 5 fewer
+# than penalty 3 without it, so it comes after it.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0, PACKING_PENALTY, True),
+    GreedyRun(0, 1, True),
     GreedyRun(0, 1, True, novelty=True),
-    GreedyRun(0, PACKING_PENALTY, True, novelty=True),
 )
 
 
@@ -978,9 +978,9 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
     sample levels several times faster and others slower, with packing
-    penalty 3, then penalties 1 and 3 with novelty (children that put a box
-    where none stood at their bound go first), which solve on the hardest
-    levels what penalty 3 alone leaves. The greedy searches prune box-set
+    penalty 3, then penalty 1 without and with novelty (children that put a
+    box where none stood at their bound go first), which solve on the
+    hardest levels what penalty 3 alone leaves. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
@@ -1060,7 +1060,10 @@ def _parallel_portfolio(
     The core lets go of the interpreter's lock while it expands, so each
     search has a core of its own. Each takes ``threads`` times the time it
     had in turn, the next search going to whichever thread is free first, and
-    the last one a thread takes runs to the end; the first answer (or proof
+    the last one each thread takes runs to the end: a greedy search taken
+    when fewer searches are left than threads (with the last one alone
+    running to the end, at 60 s one of two threads sat idle for the last
+    14 s); the first answer (or proof
     that there is none) stops the others. But a greedy answer found while A*
     still runs only stops the greedy searches: A* keeps its time, as it
     would have had it before any greedy search in turn, and its answer, when
@@ -1094,7 +1097,8 @@ def _parallel_portfolio(
                     return
                 run, seconds = plan.popleft()
                 weight = run.weight
-                deadline = end if not plan else min(end, time.monotonic() + seconds)
+                last = not plan or (not weight and len(plan) < threads)
+                deadline = end if last else min(end, time.monotonic() + seconds)
                 proving += weight
             counted = 0
 
