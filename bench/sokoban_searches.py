@@ -40,9 +40,6 @@ from bench.sokoban_solver import COLLECTIONS, SHARED, core_search_within, level_
 from games.engines.sokoban import core, load_levels, solver  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
-# A modifier's GreedyRun field and value.
-MODIFIERS = {"novelty": {"novelty": True}, "plans": {"plans": True}, "macros": {"box_macros": True},
-             "flat": {"features": False}}
 
 Run = tuple[str, int, str, float]
 
@@ -54,9 +51,9 @@ def options(setting: str) -> dict[str, Any]:
         raise SystemExit(f"{setting}: a setting starts with the packing penalty, such as p3")
     greedy = solver.GreedyRun(0, int(penalty[1:]), True)
     for modifier in modifiers:
-        if modifier not in MODIFIERS:
-            raise SystemExit(f"{setting}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)})")
-        greedy = greedy._replace(**MODIFIERS[modifier])
+        if modifier not in solver.MODIFIERS:
+            raise SystemExit(f"{setting}: unknown modifier {modifier!r} (known: {', '.join(solver.MODIFIERS)})")
+        greedy = greedy._replace(**solver.MODIFIERS[modifier])
     # Exactly as the solver's portfolio would run it.
     return solver.core_options(0, greedy)
 

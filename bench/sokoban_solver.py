@@ -266,7 +266,8 @@ def run(
         for data in pool.map(run_one, todo):
             results.append(data)
             status = "solved" if data["solved"] else data["status"]
-            print(f"   {data['collection']} {data['level']}: {status} {data['seconds']:.1f} s")
+            by = f" ({data['search']})" if data.get("search") else ""
+            print(f"   {data['collection']} {data['level']}: {status} {data['seconds']:.1f} s{by}")
             sys.stdout.flush()
             if path is not None:
                 with path.open("a", encoding="utf-8") as handle:

@@ -474,8 +474,23 @@ def test_a_greedy_answer_held_for_astar_is_given_when_astar_runs_out(monkeypatch
     monkeypatch.setattr(solver, "GREEDY_RUNS", (solver.GreedyRun(0, 8, True),))
     level = load_levels(SHARED / "SokHard.xsb")[128]
     result = solve(level, "best", time_limit=10, threads=2)
-    assert result.status == SOLVED and not result.optimal
+    assert result.status == SOLVED and not result.optimal and result.search == "p8"
     assert replay(level, result.solution).solved
+
+
+def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
+    assert solver.search_name(1, solver.GreedyRun(0, 0, False)) == "A*"
+    assert solver.search_name(0, solver.GreedyRun(0, 3, True)) == "p3"
+    assert solver.search_name(0, solver.GreedyRun(0.05, 3, False)) == "p3/flat"
+    assert solver.search_name(0, solver.GreedyRun(0, 1, True, novelty=True)) == "p1/novelty"
+    assert solver.search_name(0, solver.GreedyRun(0, 8, True, box_macros=True, plans=True)) == "p8/macros/plans"
+
+
+def test_the_answer_says_which_search_found_it() -> None:
+    # Microban 1 is over within the pure-Python first second.
+    result = solve(LEVELS[0], "best", time_limit=10)
+    assert result.solved and result.search == "python" and result.to_json()["search"] == "python"
+    assert solve(LEVELS[0], "astar", time_limit=10).search == ""
 
 
 @needs_core

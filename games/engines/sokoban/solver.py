@@ -134,6 +134,23 @@ class _Run(NamedTuple):
 _ASTAR = GreedyRun(0, 0, False)
 
 
+# A greedy search's modifiers as its name spells them (``p3/novelty``): each
+# a GreedyRun field and its value. The benchmarks read names so too.
+MODIFIERS: Final[dict[str, dict[str, bool]]] = {
+    "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
+    "novelty": {"novelty": True},
+}
+
+
+def search_name(weight: int, settings: GreedyRun) -> str:
+    """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as ``p3/novelty``."""
+    if weight:
+        return "A*"
+    modifiers = [name for name, fields in MODIFIERS.items()
+                 if all(getattr(settings, field) == value for field, value in fields.items())]
+    return "/".join([f"p{settings.penalty}", *modifiers])
+
+
 def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
     """core.search's options, but for the board, memory and check, for a search of the
     portfolio with ``weight`` (1: A*) and ``settings``: from both ends when greedy. The
@@ -215,6 +232,10 @@ class SolveResult:
     # True when the solution is proved to have the fewest pushes possible.
     optimal: bool = False
     title: str = ""
+    # Which search of ``best`` found the answer: "python" (the pure-Python
+    # first second), "A*" (the core's), or a greedy search of the portfolio
+    # by its packing penalty and modifiers, such as "p1/novelty" (search_name).
+    search: str = ""
 
     @property
     def solved(self) -> bool:
@@ -935,7 +956,7 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
                     node = astar.run()
                     if node is None:
                         return _unsolved("best", UNSOLVABLE, budget, title)
-                    return _result("best", search, node, budget, title, True)
+                    return _result("best", search, node, budget, title, True, "python")
                 known = greedy.run()
                 if known is None:
                     return _unsolved("best", UNSOLVABLE, budget, title)
@@ -952,11 +973,11 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
     except _Stop as stop:
         if stop.status == CANCELLED:
             return _unsolved("best", stop.status, budget, title)
-        return _solution("best", board, known, budget, title, False)
+        return _solution("best", board, known, budget, title, False, "python")
     if node is not None:
-        return _result("best", search, node, budget, title, True)
+        return _result("best", search, node, budget, title, True, "python")
     # Nothing shorter exists: the greedy answer is optimal.
-    return _solution("best", board, known, budget, title, True)
+    return _solution("best", board, known, budget, title, True, "python")
 
 
 def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float, threads: int = 1) -> SolveResult:
@@ -1033,7 +1054,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.expanded = expanded + searched
         expanded = budget.expanded
         if status == core.SOLVED:
-            return _solution("best", board, codes, budget, title, weight == 1)
+            return _solution("best", board, codes, budget, title, weight == 1, search_name(weight, run.settings))
         if status == core.EXHAUSTED:
             # (Never with an answer in hand; if it were, the answer would stand.)
             return first if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
@@ -1140,7 +1161,8 @@ def _parallel_portfolio(
                 budget.generated += generated
                 if status in (core.SOLVED, core.EXHAUSTED) and not over.is_set():
                     if not held.is_set() or (weight and status == core.SOLVED):
-                        outcome.update(status=status, codes=codes, optimal=weight == 1)
+                        outcome.update(status=status, codes=codes, optimal=weight == 1,
+                                       search=search_name(weight, run.settings))
                     if weight or not proving:
                         over.set()
                     else:
@@ -1158,7 +1180,7 @@ def _parallel_portfolio(
     if faults:
         raise faults[0]
     if outcome.get("status") == core.SOLVED:
-        return _solution("best", board, outcome["codes"], budget, title, outcome["optimal"])
+        return _solution("best", board, outcome["codes"], budget, title, outcome["optimal"], outcome["search"])
     if outcome.get("status") == core.EXHAUSTED:
         return _unsolved("best", UNSOLVABLE, budget, title)
     if CANCELLED in stops:
@@ -1184,14 +1206,15 @@ def _result(
     budget: _Budget,
     title: str,
     optimal: bool,
+    name: str = "",
 ) -> SolveResult:
     if node is None:
         return _unsolved(algorithm, UNSOLVABLE, budget, title)
-    return _solution(algorithm, search.board, search.pushes_to(node), budget, title, optimal)
+    return _solution(algorithm, search.board, search.pushes_to(node), budget, title, optimal, name)
 
 
 def _solution(
-    algorithm: str, board: Board, codes: list[int], budget: _Budget, title: str, optimal: bool
+    algorithm: str, board: Board, codes: list[int], budget: _Budget, title: str, optimal: bool, search: str = ""
 ) -> SolveResult:
     lurd = to_lurd(board, codes)
     return SolveResult(
@@ -1205,6 +1228,7 @@ def _solution(
         seconds=budget.seconds,
         optimal=optimal,
         title=title,
+        search=search,
     )
 
 
