@@ -112,8 +112,8 @@ class GreedyRun(NamedTuple):
 # 5, penalty 1 with novelty 5 (3 the same), penalty 8 by packing plans 2,
 # penalty 3 with novelty 1; penalty 1 with and without novelty 7 together,
 # the pair before (penalty 1, and 8 by plans) 6, the pair of session 28
-# (penalties 1 and 3 with novelty) 5. Alone on all 344 a novelty search solved 5 fewer
-# than penalty 3 without it, so it comes after it.
+# (penalties 1 and 3 with novelty) 5. Alone on all 344 a novelty search
+# solved 5 fewer than penalty 3 without it, so it comes after it.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0, PACKING_PENALTY, True),
@@ -1084,11 +1084,11 @@ def _parallel_portfolio(
     the last one each thread takes runs to the end: a greedy search taken
     when fewer searches are left than threads (with the last one alone
     running to the end, at 60 s one of two threads sat idle for the last
-    14 s); the first answer (or proof
-    that there is none) stops the others. But a greedy answer found while A*
-    still runs only stops the greedy searches: A* keeps its time, as it
-    would have had it before any greedy search in turn, and its answer, when
-    it finds one, is the one given, proved optimal. Memory is split evenly
+    14 s). The first answer (or proof that there is none) stops the others.
+    But a greedy answer found while A* still runs only stops the greedy
+    searches: A* keeps its time, as it would have had it before any greedy
+    search in turn, and its answer, when it finds one, is the one given,
+    proved optimal. Memory is split evenly
     between the searches running at once. Time, memory and cancellation are
     checked as in turn, under one lock.
     """
