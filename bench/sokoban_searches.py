@@ -46,14 +46,10 @@ Run = tuple[str, int, str, float]
 
 def options(setting: str) -> dict[str, Any]:
     """core.search's options for a setting such as ``p3/novelty``."""
-    penalty, *modifiers = setting.split("/")
-    if not penalty.startswith("p") or not penalty[1:].isdigit():
-        raise SystemExit(f"{setting}: a setting starts with the packing penalty, such as p3")
-    greedy = solver.GreedyRun(0, int(penalty[1:]), True)
-    for modifier in modifiers:
-        if modifier not in solver.MODIFIERS:
-            raise SystemExit(f"{setting}: unknown modifier {modifier!r} (known: {', '.join(solver.MODIFIERS)})")
-        greedy = greedy._replace(**solver.MODIFIERS[modifier])
+    try:
+        greedy = solver.greedy_run(setting)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     # Exactly as the solver's portfolio would run it.
     return solver.core_options(0, greedy)
 

@@ -484,6 +484,12 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.search_name(0, solver.GreedyRun(0.05, 3, False)) == "p3/flat"
     assert solver.search_name(0, solver.GreedyRun(0, 1, True, novelty=True)) == "p1/novelty"
     assert solver.search_name(0, solver.GreedyRun(0, 8, True, box_macros=True, plans=True)) == "p8/macros/plans"
+    # And a name reads back as its search (but for its share of the time).
+    for run in solver.GREEDY_RUNS:
+        assert solver.greedy_run(solver.search_name(0, run)) == run._replace(share=0)
+    for wrong in ("3", "px/novelty", "p3/fast"):
+        with pytest.raises(ValueError, match=wrong):
+            solver.greedy_run(wrong)
 
 
 def test_the_answer_says_which_search_found_it() -> None:

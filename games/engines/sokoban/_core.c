@@ -1505,8 +1505,9 @@ static int novel_mark(Search *s, uint64_t key) {
  * left, 11 at 15 s (with any of the portfolio's penalties), and Holland 25
  * and 62 and Grigr2001 19, which no search had solved (docs/benchmarks.md,
  * "Novelty"; not reproduced on the committed code the next day, 4 at 15 s
- * for penalties 1 and 3 together: see "the spread between days" there). Partitions by boxes packed and bound, or by boxes packed
- * alone, solved fewer there. */
+ * for penalties 1 and 3 together: see "the spread between days" there).
+ * Partitions by boxes packed and bound, or by boxes packed alone, solved
+ * fewer there. */
 static int novel(Search *s, const uint16_t *child, int child_player, int64_t bound) {
     uint64_t part = ((uint64_t)bound + 1) << 17;
     int fresh = 0;

@@ -151,6 +151,20 @@ def search_name(weight: int, settings: GreedyRun) -> str:
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
+def greedy_run(name: str) -> GreedyRun:
+    """The greedy search (with feature cells unless ``flat``) that ``search_name`` calls
+    ``name``, such as ``p3/novelty``; ValueError says what does not read."""
+    penalty, *modifiers = name.split("/")
+    if not penalty.startswith("p") or not penalty[1:].isdigit():
+        raise ValueError(f"{name}: a search's name starts with its packing penalty, such as p3")
+    greedy = GreedyRun(0, int(penalty[1:]), True)
+    for modifier in modifiers:
+        if modifier not in MODIFIERS:
+            raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)})")
+        greedy = greedy._replace(**MODIFIERS[modifier])
+    return greedy
+
+
 def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
     """core.search's options, but for the board, memory and check, for a search of the
     portfolio with ``weight`` (1: A*) and ``settings``: from both ends when greedy. The
