@@ -815,3 +815,33 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
     assert settings[0] == (1, 0, False, False, False)
     assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty) for run in solver.GREEDY_RUNS]
     assert any(run.novelty for run in solver.GREEDY_RUNS)
+
+
+
+@needs_core
+def test_an_answer_held_while_astar_ran_says_how_long_the_whole_solve_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One thread: the Python first second's answer (here a greedy one of the
+    # core's) waits for the core's A*, which proves nothing here; the answer
+    # given counts the seconds and positions A* took too. (It said the first
+    # second's.)
+    board = Board(LEVELS[121])
+    status, codes, _, _ = core.search(core.CoreBoard(board), weight=0, packing=3, corrals=core.PI_CORRALS,
+                                      memory_bytes=1 << 28, check=lambda expanded: None)
+    assert status == core.SOLVED
+
+    def astar_proving_nothing(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
+        assert kwargs["weight"] == 1  # the answer in hand stands once A* is over
+        expanded = 0
+        while True:
+            expanded += 100
+            kwargs["check"](expanded)
+            time.sleep(0.005)
+
+    monkeypatch.setattr(solver, "_solve_best", lambda board, budget, title, limit: solver._solution(
+        "best", board, codes, budget, title, False, "python"))
+    monkeypatch.setattr(solver, "CORE_ASTAR_SHARE", 0.4)  # A* until 1.2 s in
+    monkeypatch.setattr(core, "search", astar_proving_nothing)
+    result = solve(LEVELS[121], "best", time_limit=3)
+    assert result.status == SOLVED and not result.optimal and result.search == "python"
+    assert result.pushes == len(codes) and replay(LEVELS[121], result.solution).solved
+    assert result.seconds >= 1.2 and result.expanded >= 100

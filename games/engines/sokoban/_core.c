@@ -75,6 +75,10 @@ typedef struct {
 } PlanEntry;
 #define PLAN_SLOTS_MAX ((size_t)1 << 20)
 
+/* The frozen-goal test's cache of squares by frozen set (frozen_goals_deadlock). */
+#define FG_SLOTS_MAX 64
+#define FG_CACHE_BYTES ((size_t)1 << 22)
+
 typedef struct Search {
     /* The level. */
     int width, size, boxes, goals;
@@ -148,10 +152,11 @@ typedef struct Search {
     uint8_t *held;
     int *stuck, stuck_count, stuck_overflow;
     /* Frozen-goal deadlocks: scratch, and the verdicts per frozen set. */
-    uint8_t *fg_frozen, *fg_reach;
+    uint8_t *fg_frozen, *fg_reach, *fg_table;
     int *fg_boxes, *fg_owner;
     uint32_t *fg_visit, fg_stamp;
-    uint64_t fg_key;
+    uint64_t *fg_keys;
+    int fg_slots;
     uint8_t *movable, *fence;
     uint16_t *cells, *child_cells;
     int *max_empty;
@@ -433,7 +438,7 @@ static int frozen(Search *s, int cell) {
 static int give_goal(Search *s, int b, uint32_t stamp) {
     int cell = s->fg_boxes[b];
     for (int g = 0; g < s->goals; g++) {
-        if (!s->fg_reach[(size_t)g * s->size + cell] || s->fg_visit[g] == stamp) continue;
+        if (!s->fg_table[(size_t)g * s->size + cell] || s->fg_visit[g] == stamp) continue;
         s->fg_visit[g] = stamp;
         if (s->fg_owner[g] < 0 || give_goal(s, s->fg_owner[g], stamp)) {
             s->fg_owner[g] = b;
@@ -449,7 +454,10 @@ static int give_goal(Search *s, int b, uint32_t stamp) {
  * free goal's squares are found by pulling a lone box back from it, with the
  * frozen boxes as walls and the player anywhere (so this can only miss
  * deadlocks, never invent one); then every free box must get a goal of its
- * own. The squares are kept for the last frozen set, which often recurs. */
+ * own. The squares are kept for the last frozen sets, which recur: a
+ * table of FG_SLOTS_MAX at most, each set in the slot its key picks
+ * (recomputing them for the last set alone took a seventh of the CPU on
+ * Grigr2001 84, a goal room filled in ever new orders). */
 static int frozen_goals_deadlock(Search *s) {
     uint64_t key = 0x2545F4914F6CDD1DULL;
     for (int i = 0; i < s->stuck_count; i++) {
@@ -458,10 +466,13 @@ static int frozen_goals_deadlock(Search *s) {
         s->fg_frozen[cell] = 1;
         key ^= s->zobrist[cell] * 0xD6E8FEB86659FD93ULL;
     }
-    if (key != s->fg_key) {
-        s->fg_key = key;
+    key |= 1; /* (an empty slot's key is 0) */
+    int slot = (int)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (s->fg_slots - 1);
+    s->fg_table = s->fg_reach + (size_t)slot * (size_t)s->goals * (size_t)s->size;
+    if (key != s->fg_keys[slot]) {
+        s->fg_keys[slot] = key;
         for (int g = 0; g < s->goals; g++) {
-            uint8_t *reach = s->fg_reach + (size_t)g * s->size;
+            uint8_t *reach = s->fg_table + (size_t)g * s->size;
             memset(reach, 0, (size_t)s->size);
             int goal = s->goal_cell[g];
             if (s->fg_frozen[goal]) continue;
@@ -2027,7 +2038,7 @@ static void release(Search *s) {
                        s->zobrist, s->occupant, s->reached, s->seen, s->area, s->queue, s->held, s->stuck,
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
-                       s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach,
+                       s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
                        s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_cells,
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
                        s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
@@ -2135,7 +2146,12 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->rows = calloc((size_t)n, sizeof(uint16_t *));
     s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
     s->fg_frozen = calloc((size_t)size, 1);
-    s->fg_reach = calloc((size_t)size * (size_t)n, 1);
+    /* The frozen sets' squares: as many slots as fit FG_CACHE_BYTES, a power of two. */
+    size_t fg_bytes = (size_t)size * (size_t)(n > 0 ? n : 1);
+    s->fg_slots = 1;
+    while (s->fg_slots < FG_SLOTS_MAX && fg_bytes * (size_t)s->fg_slots * 2 <= FG_CACHE_BYTES) s->fg_slots *= 2;
+    s->fg_reach = calloc(fg_bytes * (size_t)s->fg_slots, 1);
+    s->fg_keys = calloc((size_t)s->fg_slots, sizeof(uint64_t));
     s->fg_boxes = calloc((size_t)n, sizeof(int));
     s->fg_owner = calloc((size_t)n, sizeof(int));
     s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
@@ -2184,8 +2200,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
         !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
         !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
-        !s->rows || !s->box_bits || !s->fg_frozen || !s->fg_reach || !s->fg_boxes || !s->fg_owner ||
-        !s->fg_visit) {
+        !s->rows || !s->box_bits || !s->fg_frozen || !s->fg_reach || !s->fg_keys || !s->fg_boxes ||
+        !s->fg_owner || !s->fg_visit) {
         PyErr_NoMemory();
         return 0;
     }

@@ -47,7 +47,7 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Final, NamedTuple, TypedDict
 
 from . import core
@@ -1031,6 +1031,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         budget.expanded = expanded + core_expanded
         budget.check(0)
 
+    def first_answer() -> SolveResult:
+        """The Python search's answer, given now (with the time and positions spent since)."""
+        return replace(first, expanded=budget.expanded, generated=budget.generated, seconds=budget.seconds)
+
     # Each search in turn, with its deadline.
     runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
     for greedy in GREEDY_RUNS:
@@ -1048,7 +1052,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
         weight = run.weight
         if weight == 0 and first.solved:
             # A* could not prove the Python search's answer: it stands.
-            return first
+            return first_answer()
         budget.deadline = run.deadline
         if budget.memory_left() <= 0:
             # The Python searches before used it all: the core would have none.
@@ -1058,7 +1062,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             status, codes, searched, budget.generated = _core_search(prepared, run, budget.memory_left(), check)
         except _Stop as stop:
             if stop.status != TIME_LIMIT or budget.deadline >= end:
-                return first if first.solved else _unsolved("best", stop.status, budget, title)
+                return first_answer() if first.solved else _unsolved("best", stop.status, budget, title)
             expanded = budget.expanded
             continue
         except MemoryError:
@@ -1071,14 +1075,14 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
             return _solution("best", board, codes, budget, title, weight == 1, search_name(weight, run.settings))
         if status == core.EXHAUSTED:
             # (Never with an answer in hand; if it were, the answer would stand.)
-            return first if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
+            return first_answer() if first.solved else _unsolved("best", UNSOLVABLE, budget, title)
         if status == core.INCOMPLETE:
             # Its macros skipped the way, if there is one: the next search looks afresh.
             continue
         # Out of memory: the next search starts afresh with all of it.
         memory_stop = True
     if first.solved:
-        return first
+        return first_answer()
     return _unsolved("best", MEMORY_LIMIT if memory_stop else TIME_LIMIT, budget, title)
 
 
