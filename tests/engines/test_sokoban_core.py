@@ -657,10 +657,12 @@ def test_the_solver_goes_on_to_its_next_search_when_one_ends_incomplete(
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)  # straight to the core's searches
     monkeypatch.setattr(solver, "CORE_ASTAR_SHARE", 0.0)
-    # All of them: not solved in the time, and neither unsolvable nor out of memory.
-    monkeypatch.setattr(core, "search", ending_incomplete(*range(1, len(solver.GREEDY_RUNS) + 1)))
+    # All of them (and, with two threads, the spare searches the threads then
+    # take): not solved in the time, and neither unsolvable nor out of memory.
+    searched = len(solver.GREEDY_RUNS) + (len(solver.SPARE_RUNS) if threads > 1 else 0)
+    monkeypatch.setattr(core, "search", ending_incomplete(*range(1, searched + 1)))
     result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
-    assert result.status == TIME_LIMIT and len(greedy) == len(solver.GREEDY_RUNS)
+    assert result.status == TIME_LIMIT and len(greedy) == searched
     # The first only: the next one solves it.
     greedy.clear()
     monkeypatch.setattr(core, "search", ending_incomplete(1))
@@ -802,6 +804,7 @@ def test_novelty_leaves_a_proof_of_no_solution_standing() -> None:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
     # Packing plans and novelty where GREEDY_RUNS asks for them, in its order; never in A*.
+    # With two threads, the spare searches follow (each search here ends at once).
     settings: list[tuple[int, int, bool, bool, int]] = []
 
     def incomplete(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
@@ -810,10 +813,11 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
     monkeypatch.setattr(core, "search", incomplete)
-    result = solve(LEVELS[92], "best", time_limit=2, threads=threads)
+    result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
     assert result.status == TIME_LIMIT
     assert settings[0] == (1, 0, False, False, False)
-    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty) for run in solver.GREEDY_RUNS]
+    runs = solver.GREEDY_RUNS + (solver.SPARE_RUNS if threads > 1 else ())
+    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty) for run in runs]
     assert any(run.novelty for run in solver.GREEDY_RUNS)
 
 
@@ -845,3 +849,40 @@ def test_an_answer_held_while_astar_ran_says_how_long_the_whole_solve_took(monke
     assert result.status == SOLVED and not result.optimal and result.search == "python"
     assert result.pushes == len(codes) and replay(LEVELS[121], result.solution).solved
     assert result.seconds >= 1.2 and result.expanded >= 100
+
+
+@needs_core
+def test_a_thread_whose_search_fills_its_memory_takes_a_spare_search_to_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two threads: every search of the portfolio but the last fills its share
+    # of the memory as soon as it begins. The thread left without a search
+    # takes the first spare one and runs it until the time is up, not idle.
+    ran: dict[str, tuple[float, float]] = {}
+    last = solver.search_name(0, solver.GREEDY_RUNS[-1])
+
+    def filling(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
+        name = solver.search_name(kwargs["weight"], solver.GreedyRun(
+            0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"]))
+        began = time.monotonic()
+        try:
+            if name not in (last, *(solver.search_name(0, run) for run in solver.SPARE_RUNS)):
+                return core.MEMORY, [], 10, 10
+            expanded = 0
+            while True:
+                expanded += 100
+                kwargs["check"](expanded)
+                time.sleep(0.005)
+        finally:
+            ran[name] = (began, time.monotonic())
+
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
+    monkeypatch.setattr(core, "search", filling)
+    began = time.monotonic()
+    result = solve(LEVELS[92], "best", time_limit=4, threads=2)
+    end = began + 4
+    assert result.status == MEMORY_LIMIT  # (and it says so)
+    spare = solver.search_name(0, solver.SPARE_RUNS[0])
+    assert spare == "p8/plans" and spare in ran
+    assert ran[spare][1] > end - 0.3 and ran[last][1] > end - 0.3
+    assert solver.search_name(0, solver.SPARE_RUNS[1]) not in ran  # (no thread was free for it)

@@ -122,6 +122,21 @@ GREEDY_RUNS: Final = (
 )
 
 
+# With two threads or more, a thread whose search ends before the time is up
+# (its half of the memory filled, or out of positions after macros) and
+# finds no search of GREEDY_RUNS left takes these in turn, each to the end,
+# rather than sit idle: at 60 s, penalty 1 filled its gigabyte on Holland 25
+# at 50 s (session 31). Penalty 8 by packing plans and penalty 3 with
+# novelty solved levels of the 47 hard ones alone that the portfolio's
+# searches solve less often (docs/benchmarks.md, session 30).
+SPARE_RUNS: Final = (
+    GreedyRun(0, 8, True, plans=True),
+    GreedyRun(0, PACKING_PENALTY, True, novelty=True),
+)
+# A spare search is not begun with less time than this left.
+SPARE_SECONDS: Final = 2.0
+
+
 class _Run(NamedTuple):
     """A search of the portfolio as scheduled: its weight (1: A*), its settings and its deadline."""
 
@@ -1102,7 +1117,8 @@ def _parallel_portfolio(
     the last one each thread takes runs to the end: a greedy search taken
     when fewer searches are left than threads (with the last one alone
     running to the end, at 60 s one of two threads sat idle for the last
-    14 s). The first answer (or proof that there is none) stops the others.
+    14 s). A thread whose search ends early with none of ``runs`` left takes
+    the SPARE_RUNS in turn. The first answer (or proof that there is none) stops the others.
     But a greedy answer found while A* still runs only stops the greedy
     searches: A* keeps its time, as it would have had it before any greedy
     search in turn, and its answer, when it finds one, is the one given,
@@ -1118,6 +1134,7 @@ def _parallel_portfolio(
     for run in runs:
         plan.append((run, (run.deadline - previous) * threads))
         previous = run.deadline
+    spares: deque[_Run] = deque(_Run(0, greedy, end) for greedy in SPARE_RUNS)
     memory_each = budget.memory_left() // threads
     lock = threading.Lock()
     over = threading.Event()
@@ -1132,12 +1149,17 @@ def _parallel_portfolio(
         nonlocal proving
         while True:
             with lock:
-                if over.is_set() or held.is_set() or not plan:
+                if over.is_set() or held.is_set():
                     return
-                run, seconds = plan.popleft()
-                weight = run.weight
-                last = not plan or (not weight and len(plan) < threads)
-                deadline = end if last else min(end, time.monotonic() + seconds)
+                if plan:
+                    run, seconds = plan.popleft()
+                    weight = run.weight
+                    last = not plan or (not weight and len(plan) < threads)
+                    deadline = end if last else min(end, time.monotonic() + seconds)
+                elif spares and end - time.monotonic() >= SPARE_SECONDS:
+                    run, weight, deadline = spares.popleft(), 0, end
+                else:
+                    return
                 proving += weight
             counted = 0
 
