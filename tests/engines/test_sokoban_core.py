@@ -513,6 +513,15 @@ def test_two_searches_at_once_stop_together_when_cancelled() -> None:
     assert len(reports) == 8 and result.seconds < 30
 
 
+def search_until_stopped(check: Callable[[int], object]) -> tuple[str, list[int], int, int]:
+    """A core search that finds nothing and runs until its ``check`` raises."""
+    expanded = 0
+    while True:
+        expanded += 100
+        check(expanded)
+        time.sleep(0.005)
+
+
 @needs_core
 def test_both_threads_search_until_the_time_is_up(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each search runs until its deadline (none finds anything). The last
@@ -521,12 +530,8 @@ def test_both_threads_search_until_the_time_is_up(monkeypatch: pytest.MonkeyPatc
     stops: dict[str, float] = {}
 
     def searching(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
-        expanded = 0
         try:
-            while True:
-                expanded += 100
-                kwargs["check"](expanded)
-                time.sleep(0.005)
+            return search_until_stopped(kwargs["check"])
         finally:
             stops[threading.current_thread().name] = time.monotonic()
 
@@ -821,7 +826,6 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
     assert any(run.novelty for run in solver.GREEDY_RUNS)
 
 
-
 @needs_core
 def test_an_answer_held_while_astar_ran_says_how_long_the_whole_solve_took(monkeypatch: pytest.MonkeyPatch) -> None:
     # One thread: the Python first second's answer (here a greedy one of the
@@ -835,11 +839,7 @@ def test_an_answer_held_while_astar_ran_says_how_long_the_whole_solve_took(monke
 
     def astar_proving_nothing(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
         assert kwargs["weight"] == 1  # the answer in hand stands once A* is over
-        expanded = 0
-        while True:
-            expanded += 100
-            kwargs["check"](expanded)
-            time.sleep(0.005)
+        return search_until_stopped(kwargs["check"])
 
     monkeypatch.setattr(solver, "_solve_best", lambda board, budget, title, limit: solver._solution(
         "best", board, codes, budget, title, False, "python"))
@@ -868,11 +868,7 @@ def test_a_thread_whose_search_fills_its_memory_takes_a_spare_search_to_the_end(
         try:
             if name not in (last, *(solver.search_name(0, run) for run in solver.SPARE_RUNS)):
                 return core.MEMORY, [], 10, 10
-            expanded = 0
-            while True:
-                expanded += 100
-                kwargs["check"](expanded)
-                time.sleep(0.005)
+            return search_until_stopped(kwargs["check"])
         finally:
             ran[name] = (began, time.monotonic())
 

@@ -2147,7 +2147,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
     s->fg_frozen = calloc((size_t)size, 1);
     /* The frozen sets' squares: as many slots as fit FG_CACHE_BYTES, a power of two. */
-    size_t fg_bytes = (size_t)size * (size_t)(n > 0 ? n : 1);
+    size_t fg_bytes = (size_t)size * (size_t)n; /* (n >= 1: checked above) */
     s->fg_slots = 1;
     while (s->fg_slots < FG_SLOTS_MAX && fg_bytes * (size_t)s->fg_slots * 2 <= FG_CACHE_BYTES) s->fg_slots *= 2;
     s->fg_reach = calloc(fg_bytes * (size_t)s->fg_slots, 1);

@@ -1118,13 +1118,13 @@ def _parallel_portfolio(
     when fewer searches are left than threads (with the last one alone
     running to the end, at 60 s one of two threads sat idle for the last
     14 s). A thread whose search ends early with none of ``runs`` left takes
-    the SPARE_RUNS in turn. The first answer (or proof that there is none) stops the others.
-    But a greedy answer found while A* still runs only stops the greedy
-    searches: A* keeps its time, as it would have had it before any greedy
-    search in turn, and its answer, when it finds one, is the one given,
-    proved optimal. Memory is split evenly
-    between the searches running at once. Time, memory and cancellation are
-    checked as in turn, under one lock.
+    the SPARE_RUNS in turn. The first answer (or proof that there is none)
+    stops the others. But a greedy answer found while A* still runs only
+    stops the greedy searches: A* keeps its time, as it would have had it
+    before any greedy search in turn, and its answer, when it finds one, is
+    the one given, proved optimal. Memory is split evenly between the
+    searches running at once. Time, memory and cancellation are checked as
+    in turn, under one lock.
     """
     end = runs[-1].deadline
     began = time.monotonic()
