@@ -15,6 +15,7 @@ import pytest
 from games.engines.sokoban import MICROBAN, core, load_levels, parse_level, solver
 from games.engines.sokoban.board import Board
 from games.engines.sokoban.engine import replay
+from games.engines.sokoban.matching import lower_bound
 from games.engines.sokoban.solver import MEMORY_LIMIT, SOLVED, TIME_LIMIT, UNSOLVABLE, solve, to_lurd
 
 SHARED = Path(__file__).parents[2].parent / "shared" / "data" / "sokoban"
@@ -484,10 +485,12 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.search_name(0, solver.GreedyRun(0.05, 3, False)) == "p3/flat"
     assert solver.search_name(0, solver.GreedyRun(0, 1, True, novelty=True)) == "p1/novelty"
     assert solver.search_name(0, solver.GreedyRun(0, 8, True, box_macros=True, plans=True)) == "p8/macros/plans"
+    assert solver.search_name(0, solver.GreedyRun(0, 3, True, novelty=True, weighted=3)) == "p3/novelty/w3"
     # And a name reads back as its search (but for its share of the time).
     for run in solver.GREEDY_RUNS:
         assert solver.greedy_run(solver.search_name(0, run)) == run._replace(share=0)
-    for wrong in ("3", "px/novelty", "p3/fast"):
+    assert solver.greedy_run("p3/w3") == solver.GreedyRun(0, 3, True, weighted=3)
+    for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -558,12 +561,12 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
 
 def core_search(
     board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False,
-    box_macros: bool = False, plans: bool = False, novelty: bool = False,
+    box_macros: bool = False, plans: bool = False, novelty: bool = False, weighted: int = 0,
 ) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
-        check=lambda expanded: None, box_macros=box_macros, plans=plans, novelty=novelty,
+        check=lambda expanded: None, box_macros=box_macros, plans=plans, novelty=novelty, weighted=weighted,
     )
     return status, codes, expanded
 
@@ -724,6 +727,7 @@ def test_a_macro_brings_a_box_home_in_one_move_and_gives_every_push(text: str, m
         {"goal_rooms": True, "box_macros": True},
         {"goal_rooms": True, "plans": True},
         {"goal_rooms": True, "novelty": True},
+        {"goal_rooms": True, "weighted": 3},
     ],
 )
 def test_greedy_answers_with_macros_replay_to_solved_states(macros: dict[str, bool]) -> None:
@@ -806,23 +810,62 @@ def test_novelty_leaves_a_proof_of_no_solution_standing() -> None:
 
 
 @needs_core
+def test_a_weighted_search_orders_its_positions_by_pushes_plus_the_weighted_bound() -> None:
+    # Every position the trace shows was taken at priority pushes + 3 x its
+    # matching bound (no packing penalty, one open list), and the answer replays.
+    board = Board(LEVELS[35])
+    trace: list[core.TracePoint] = []
+    status, codes, _, _ = core.search(
+        core.CoreBoard(board), weight=0, packing=0, corrals=core.PI_CORRALS, memory_bytes=1 << 28,
+        check=lambda expanded: None, trace=trace, weighted=3,
+    )
+    assert status == core.SOLVED and replay(LEVELS[35], to_lurd(board, codes)).solved
+    assert len(trace) >= 3
+    for point in trace:
+        priority, pushes, boxes = point[3], point[4], point[5]
+        assert priority == pushes + 3 * lower_bound([board.dist[box] for box in boxes])
+    # Without it the priority is the bound alone.
+    trace.clear()
+    core.search(core.CoreBoard(board), weight=0, packing=0, corrals=core.PI_CORRALS, memory_bytes=1 << 28,
+                check=lambda expanded: None, trace=trace)
+    assert all(point[3] == lower_bound([board.dist[box] for box in point[5]]) for point in trace)
+    assert any(point[4] > 0 for point in trace)
+
+
+@needs_core
+def test_a_weighted_search_leaves_a_proof_of_no_solution_standing() -> None:
+    # It changes the order positions are taken in, never which are searched.
+    for text in (GOAL_ROW_CORNERED, CORNERED):
+        board = Board(parse_level(text))
+        assert core_search(board, 0, tunnels=False, both_ends=False, weighted=2)[0] == core.EXHAUSTED
+
+
+@needs_core
+@pytest.mark.parametrize("weighted", [-1, core.WEIGHTED_MAX + 1])
+def test_the_core_refuses_a_weight_it_does_not_take(weighted: int) -> None:
+    with pytest.raises(ValueError, match="weighted"):
+        core_search(Board(LEVELS[0]), 0, tunnels=False, weighted=weighted)
+
+
+@needs_core
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
     # Packing plans and novelty where GREEDY_RUNS asks for them, in its order; never in A*.
     # With two threads, the spare searches follow (each search here ends at once).
-    settings: list[tuple[int, int, bool, bool, int]] = []
+    settings: list[tuple[int, int, bool, bool, bool, int]] = []
 
     def incomplete(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
-        settings.append((kwargs["weight"], kwargs["packing"], kwargs["features"], kwargs["plans"], kwargs["novelty"]))
+        settings.append((kwargs["weight"], kwargs["packing"], kwargs["features"], kwargs["plans"], kwargs["novelty"],
+                         kwargs["weighted"]))
         return core.INCOMPLETE, [], 10, 10
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
     monkeypatch.setattr(core, "search", incomplete)
     result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
     assert result.status == TIME_LIMIT
-    assert settings[0] == (1, 0, False, False, False)
+    assert settings[0] == (1, 0, False, False, False, 0)
     runs = solver.GREEDY_RUNS + (solver.SPARE_RUNS if threads > 1 else ())
-    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty) for run in runs]
+    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty, run.weighted) for run in runs]
     assert any(run.novelty for run in solver.GREEDY_RUNS)
 
 
@@ -863,7 +906,8 @@ def test_a_thread_whose_search_fills_its_memory_takes_a_spare_search_to_the_end(
 
     def filling(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
         name = solver.search_name(kwargs["weight"], solver.GreedyRun(
-            0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"]))
+            0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
+            kwargs["weighted"]))
         began = time.monotonic()
         try:
             if name not in (last, *(solver.search_name(0, run) for run in solver.SPARE_RUNS)):

@@ -28,6 +28,8 @@
 #define CHECK_EVERY 512
 /* The priority a child that is not novel loses (see novel): past any bound. */
 #define NOVELTY_STEP (1 << 22)
+/* The largest ``weighted``. */
+#define WEIGHTED_MAX 16
 
 typedef struct {
     uint64_t hash;
@@ -90,6 +92,9 @@ typedef struct Search {
     int *nearest, *nearest_goal;
     int *layer, *group, groups;
     int weight, packing, corrals;
+    /* Weighted A* (greedy searches only; 0: off): the priority is pushes +
+     * ``weighted`` * bound instead of the bound alone (see search_doc). */
+    int weighted;
     /* Tunnel macros (greedy forward searches only): see tunnel_end. */
     int tunnels;
     /* Goal-room macros (greedy forward searches only): see goal_macro. Each
@@ -1606,7 +1611,10 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
             return MET;
         }
     }
-    int32_t priority = (int32_t)(s->weight * child_g + bound) + (fresh ? 0 : NOVELTY_STEP);
+    int64_t order = s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
+    /* (Kept below the novelty step: a real bound is a few thousand at most.) */
+    if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
+    int32_t priority = (int32_t)order + (fresh ? 0 : NOVELTY_STEP);
     if (!heap_push(s, cell, priority, -child_g, target)) return OUT_OF_MEMORY;
     return RUNNING;
 }
@@ -2303,7 +2311,7 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
-    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False)\n"
+    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -2343,7 +2351,9 @@ static const char search_doc[] =
     "empty goals that no order can fill any more with its filled ones staying (not the boxes\n"
     "out of layer order), and the macros fill a goal that blocks no more of them.\n"
     "novelty (greedy searches only): a child that puts a box on a square, or the player in an\n"
-    "area, where no child of the same bound had one before goes first in its open list.";
+    "area, where no child of the same bound had one before goes first in its open list.\n"
+    "weighted (greedy searches only; 0: off): the priority is pushes + weighted * bound\n"
+    "(weighted A*), not the bound alone.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -2379,15 +2389,19 @@ static int plan_rooms(Search *s) {
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
-    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0;
+    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiippp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppi", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty))
+                          &plans, &novelty, &weighted))
         return NULL;
+    if (weighted < 0 || weighted > WEIGHTED_MAX) {
+        PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
+        return NULL;
+    }
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace: a list or None");
         return NULL;
@@ -2442,7 +2456,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;
-    if (weight == 0) forward.novelty = backward.novelty = novelty;
+    if (weight == 0) {
+        forward.novelty = backward.novelty = novelty;
+        forward.weighted = backward.weighted = weighted;
+    }
     int n = forward.boxes;
     if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||
         (two_ends && backward.boxes != n)) {

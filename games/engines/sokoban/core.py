@@ -53,6 +53,9 @@ CORRAL_DEADLOCKS: Final = 2
 # they proved, patterns learned from those.
 TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int, int, int, int]
 
+# The largest ``weighted`` search takes (_core.c's WEIGHTED_MAX).
+WEIGHTED_MAX: Final = 16
+
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
 
@@ -138,6 +141,7 @@ def search(
     box_macros: bool = False,
     plans: bool = False,
     novelty: bool = False,
+    weighted: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -188,6 +192,10 @@ def search(
     square, or the player in an area, where no child of the same bound had
     one before is taken before the others of its open list (_core.c, novel;
     it orders, never prunes, so running out of positions still proves).
+    ``weighted`` (1 to 16; 0: off): a greedy search's priority is its pushes
+    plus ``weighted`` times the bound, not the bound alone (weighted A*,
+    Pohl 1970): on a plateau of the bound the shorter ways go first, where
+    a pure greedy search goes ever deeper.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -215,5 +223,6 @@ def search(
         box_macros,
         plans,
         novelty,
+        weighted,
     )
     return str(status), list(codes), int(expanded), int(generated)

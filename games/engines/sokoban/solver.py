@@ -99,12 +99,18 @@ class GreedyRun(NamedTuple):
     box_macros: bool = False  # core.search's ``box_macros``
     plans: bool = False  # core.search's ``plans``
     novelty: bool = False  # core.search's ``novelty``
+    weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with them: packing penalty 3, then penalty 1 without and with
-# novelty (core.search's ``novelty``: on a plateau of the bound, children
-# that put a box where none stood at that bound go first), in equal parts.
+# cells, then with them: packing penalty 3, penalty 1 with novelty
+# (core.search's ``novelty``: on a plateau of the bound, children that put a
+# box where none stood at that bound go first), and penalty 3 weighted
+# (core.search's ``weighted``: pushes + 2 x the bound), in equal parts.
+# Weighted, penalty 3 solved 5 of the 47 levels it leaves alone at 15 s of
+# CPU (session 32, docs/benchmarks.md, "Weighted greedy searches"), as many
+# as penalty 1 without novelty (which it replaced here), 3 of them the same;
+# penalty 1 with novelty stays for Grigr2001 19, which it alone solves.
 # In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
 # made nearly every greedy answer. On the 47 classic levels penalty 3 leaves
 # at 10 s of CPU, each search alone at 15 s of CPU (session 30,
@@ -117,8 +123,8 @@ class GreedyRun(NamedTuple):
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False),
     GreedyRun(0, PACKING_PENALTY, True),
-    GreedyRun(0, 1, True),
     GreedyRun(0, 1, True, novelty=True),
+    GreedyRun(0, PACKING_PENALTY, True, weighted=2),
 )
 
 
@@ -158,11 +164,14 @@ MODIFIERS: Final[dict[str, dict[str, bool]]] = {
 
 
 def search_name(weight: int, settings: GreedyRun) -> str:
-    """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as ``p3/novelty``."""
+    """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as
+    ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``."""
     if weight:
         return "A*"
     modifiers = [name for name, fields in MODIFIERS.items()
                  if all(getattr(settings, field) == value for field, value in fields.items())]
+    if settings.weighted:
+        modifiers.append(f"w{settings.weighted}")
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -174,8 +183,12 @@ def greedy_run(name: str) -> GreedyRun:
         raise ValueError(f"{name}: a search's name starts with its packing penalty, such as p3")
     greedy = GreedyRun(0, int(penalty[1:]), True)
     for modifier in modifiers:
+        if modifier[:1] == "w" and modifier[1:].isdigit() and 0 < int(modifier[1:]) <= core.WEIGHTED_MAX:
+            greedy = greedy._replace(weighted=int(modifier[1:]))
+            continue
         if modifier not in MODIFIERS:
-            raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)})")
+            raise ValueError(f"{name}: unknown modifier {modifier!r} "
+                             f"(known: {', '.join(MODIFIERS)}, and w1 to w{core.WEIGHTED_MAX})")
         greedy = greedy._replace(**MODIFIERS[modifier])
     return greedy
 
@@ -188,6 +201,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "weight": weight, "packing": settings.penalty, "features": settings.features,
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
+        "weighted": settings.weighted,
         **_deadlocks(weight),
     }
 
@@ -1028,9 +1042,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     is (the fastest on most levels), then with the open positions split by
     feature (boxes packed, free regions) and taken in turn, which made some
     sample levels several times faster and others slower, with packing
-    penalty 3, then penalty 1 without and with novelty (children that put a
-    box where none stood at their bound go first), which solve on the
-    hardest levels what penalty 3 alone leaves. The greedy searches prune box-set
+    penalty 3, then penalty 1 with novelty (children that put a box where
+    none stood at their bound go first) and penalty 3 weighted (pushes + 2 x
+    the bound), which solve on the hardest levels what penalty 3 alone
+    leaves. The greedy searches prune box-set
     deadlocks (BOX_SETS) and the deadlock patterns they learn from them
     (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
     not, so its proofs are as before.
