@@ -847,25 +847,32 @@ def test_the_core_refuses_a_weight_it_does_not_take(weighted: int) -> None:
         core_search(Board(LEVELS[0]), 0, tunnels=False, weighted=weighted)
 
 
+def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
+    """The weight and the portfolio's settings (but for the share of the time) that
+    solver.core_options made ``kwargs``, core.search's options, from."""
+    return kwargs["weight"], solver.GreedyRun(
+        0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
+        kwargs["weighted"])
+
+
 @needs_core
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
     # Packing plans and novelty where GREEDY_RUNS asks for them, in its order; never in A*.
     # With two threads, the spare searches follow (each search here ends at once).
-    settings: list[tuple[int, int, bool, bool, bool, int]] = []
+    settings: list[tuple[int, solver.GreedyRun]] = []
 
     def incomplete(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
-        settings.append((kwargs["weight"], kwargs["packing"], kwargs["features"], kwargs["plans"], kwargs["novelty"],
-                         kwargs["weighted"]))
+        settings.append(searched_as(kwargs))
         return core.INCOMPLETE, [], 10, 10
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
     monkeypatch.setattr(core, "search", incomplete)
     result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
     assert result.status == TIME_LIMIT
-    assert settings[0] == (1, 0, False, False, False, 0)
+    assert settings[0] == (1, solver.GreedyRun(0, 0, False))
     runs = solver.GREEDY_RUNS + (solver.SPARE_RUNS if threads > 1 else ())
-    assert settings[1:] == [(0, run.penalty, run.features, run.plans, run.novelty, run.weighted) for run in runs]
+    assert settings[1:] == [(0, run._replace(share=0)) for run in runs]
     assert any(run.novelty for run in solver.GREEDY_RUNS)
 
 
@@ -905,9 +912,7 @@ def test_a_thread_whose_search_fills_its_memory_takes_a_spare_search_to_the_end(
     last = solver.search_name(0, solver.GREEDY_RUNS[-1])
 
     def filling(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
-        name = solver.search_name(kwargs["weight"], solver.GreedyRun(
-            0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-            kwargs["weighted"]))
+        name = solver.search_name(*searched_as(kwargs))
         began = time.monotonic()
         try:
             if name not in (last, *(solver.search_name(0, run) for run in solver.SPARE_RUNS)):

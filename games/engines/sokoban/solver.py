@@ -1045,10 +1045,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     penalty 3, then penalty 1 with novelty (children that put a box where
     none stood at their bound go first) and penalty 3 weighted (pushes + 2 x
     the bound), which solve on the hardest levels what penalty 3 alone
-    leaves. The greedy searches prune box-set
-    deadlocks (BOX_SETS) and the deadlock patterns they learn from them
-    (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY); A* does
-    not, so its proofs are as before.
+    leaves. The greedy searches prune box-set deadlocks (BOX_SETS) and the
+    deadlock patterns they learn from them (DEADLOCK_PATTERNS) and from
+    whole-board probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as
+    before.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
