@@ -52,7 +52,7 @@ def run(level: Level, prepared: core.CoreBoard, setting: str, astar: bool, cpu: 
     else:
         result = core_search_within(level, prepared, cpu, **PORTFOLIO_GREEDY, goal_rooms=True, **sets)
     if trace and int(probes):
-        made, lost, learned = trace[-1][12:]
+        made, lost, learned = trace[-1][12:15]
         counts[setting] = f"{made:,} probes, {lost:,} lost, {learned:,} patterns from them"
     return result
 

@@ -16,6 +16,7 @@ from games.engines.sokoban import MICROBAN, core, load_levels, parse_level, solv
 from games.engines.sokoban.board import Board
 from games.engines.sokoban.engine import replay
 from games.engines.sokoban.matching import lower_bound
+from games.engines.sokoban.packing import PackingOrder
 from games.engines.sokoban.solver import MEMORY_LIMIT, SOLVED, TIME_LIMIT, UNSOLVABLE, solve, to_lurd
 
 SHARED = Path(__file__).parents[2].parent / "shared" / "data" / "sokoban"
@@ -327,8 +328,8 @@ def test_whole_board_probes_prove_positions_lost_that_box_sets_miss_and_learn_th
         with pytest.raises(TimeoutError):
             core.search(prepared, weight=0, packing=3, corrals=core.PI_CORRALS, memory_bytes=1 << 28, check=check,
                         box_sets=4, patterns=1, trace=trace, probes=probes, probe_limit=30)
-    assert traces[0][-1][12:] == (0, 0, 0)
-    made, lost, learned = traces[16][-1][12:]
+    assert traces[0][-1][12:15] == (0, 0, 0)
+    made, lost, learned = traces[16][-1][12:15]
     assert made > 100 and 0 < learned <= lost < made
     pruned = {probes: trace[-1][11] / trace[-1][0] for probes, trace in traces.items()}
     assert pruned[16] > 1.5 * pruned[0]
@@ -931,3 +932,72 @@ def test_a_thread_whose_search_fills_its_memory_takes_a_spare_search_to_the_end(
     assert spare == "p8/plans" and spare in ran
     assert ran[spare][1] > end - 0.3 and ran[last][1] > end - 0.3
     assert solver.search_name(0, solver.SPARE_RUNS[1]) not in ran  # (no thread was free for it)
+
+
+class Enough(Exception):
+    """Stops a traced search once it has expanded enough."""
+
+
+def traced_portfolio_search(level: Any, setting: str, expansions: int) -> list[core.TracePoint]:
+    """The trace of the portfolio's search ``setting`` (from both ends, macros, box sets,
+    patterns) on ``level``, stopped after ``expansions``."""
+    trace: list[core.TracePoint] = []
+
+    def check(expanded: int) -> None:
+        if expanded >= expansions:
+            raise Enough
+
+    with pytest.raises(Enough):
+        core.search(core.CoreBoard(Board(level)), memory_bytes=1 << 28, check=check, trace=trace,
+                    **solver.core_options(0, solver.greedy_run(setting)))
+    return trace
+
+
+def free_regions(board: Board, boxes: int) -> int:
+    free = board.floor & ~boxes
+    regions = 0
+    while free:
+        free &= ~board.reach(free & -free, boxes)
+        regions += 1
+    return regions
+
+
+# Large classic levels, where most children are found without a flood of their area
+# (child_low, child_regions) and the rest are cut (cell_pieces) or flooded.
+WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), ("SokHard.xsb", 126)]
+
+
+@needs_core
+@pytest.mark.parametrize(("collection", "number"), WIDE_LEVELS)
+@pytest.mark.parametrize("setting", ["p3", "p1/novelty"])
+def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
+    collection: str, number: int, setting: str
+) -> None:
+    # The core keeps a child's player square (the lowest of his area) and its count
+    # of free regions without flooding the board where it can tell them from the
+    # expanded node's. Every traced position, reached by its pushes from the start
+    # (each walk between them one the player can make, each push legal in the
+    # engine), has the player square and feature cell (boxes packed, out of
+    # packing order not counted, by free regions up to 15) the board says.
+    level = load_levels(SHARED / collection)[number - 1]
+    board = Board(level)
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    trace = traced_portfolio_search(level, setting, 16_000)
+    assert len(trace) >= 25
+    regions_seen = set()
+    for point in trace:
+        codes, cell = point[7], point[15]
+        assert not replay(level, to_lurd(board, codes)).solved
+        boxes, player = board.start_boxes, board.start_player
+        for code in codes:
+            square, step = code >> 2, board.steps[code & 3]
+            boxes ^= (1 << square) | (1 << (square + step))
+            player = square
+        assert boxes == sum(1 << box for box in point[5])
+        area = board.reach(1 << player, boxes)
+        assert point[6] == (area & -area).bit_length() - 1
+        packed = max(0, bin(boxes & board.goal_mask).count("1") - order.out_of_order(boxes))
+        regions = free_regions(board, boxes)
+        assert cell == packed * 16 + min(regions, 15)
+        regions_seen.add(regions)
+    assert len(regions_seen) > 1

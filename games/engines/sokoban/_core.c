@@ -148,10 +148,18 @@ typedef struct Search {
     int *occupant;      /* box index + 1, or 0 */
     uint32_t *reached;  /* the expanded node's area: == reach_stamp */
     uint32_t reach_stamp;
+    int reached_low;    /* its lowest square (the node's canonical player square) */
     uint32_t *seen;     /* the child's flood fill */
     uint32_t seen_stamp;
     uint32_t *area;     /* corral areas */
-    uint32_t area_stamp, region_base;
+    uint32_t area_stamp;
+    /* Feature cells: the expanded node's regions of free squares, labelled
+     * (label_regions), and how many (see child_regions). */
+    uint32_t *region, region_stamp;
+    /* cell_pieces: its two searches' marks and queues, and the piece closed. */
+    uint32_t *split_mark, split_stamp, split_closed;
+    int *split_queue, split_low;
+    int node_regions;
     int *floor_cells, floor_count;
     int *queue;
     uint8_t *held;
@@ -172,6 +180,7 @@ typedef struct Search {
      * verdicts so far (a verdict holds wherever the other boxes are). */
     int corral_mode;
     int *cs_occupant, *cs_free, cs_free_count, cs_boxes, cs_limit;
+    uint32_t *cs_free_mark, cs_free_stamp; /* corral_deadlock's free squares: == cs_free_stamp */
     /* Box-set deadlocks (box_set_deadlock): the most boxes a set may have (0:
      * off), and the tests and deadlocks so far. */
     int box_sets;
@@ -218,7 +227,7 @@ typedef struct Search {
     uint8_t *verdict;
     /* Matching: the expanded node's rows, prices and owners (1-based). */
     int64_t *row_price, *column_price, *row_price2, *column_price2, *slack;
-    int *owner, *owner2, *way;
+    int *owner, *owner2, *way, *pending;
     uint8_t *used;
     int duals_ready;
     int64_t duals_total;
@@ -230,6 +239,7 @@ typedef struct Search {
      * its priority, and the lowest priority it has expanded. */
     int64_t last_node;
     int32_t last_priority, best_priority;
+    int popped_cell, last_cell; /* (the feature cells' open list it came from) */
 } Search;
 
 static inline Head *node_head(Search *s, int64_t node) {
@@ -375,7 +385,10 @@ static Entry next_entry(Search *s) {
     while (1) {
         int cell = s->cycle[s->cursor];
         s->cursor = (s->cursor + 1) % s->cycle_length;
-        if (s->heaps[cell].length) return heap_pop(s, &s->heaps[cell]);
+        if (s->heaps[cell].length) {
+            s->popped_cell = cell;
+            return heap_pop(s, &s->heaps[cell]);
+        }
     }
 }
 
@@ -399,6 +412,97 @@ static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
         }
     }
     return low;
+}
+
+/* Into how many pieces taking ``cell`` (a box on the board now) out of
+ * its region of free squares cuts it: 0 if no free square borders it, 1 if
+ * they all reach each other through its eight neighbours (the ring is
+ * walked in order: two neighbours next to each other in it share a side),
+ * else, with two free squares beside it, 1 or 2 as a search from both at
+ * once shows: a square from each in turn, until they meet or one runs out.
+ * On 2 the one that ran out, a whole region, is marked in s->split_mark
+ * with s->split_closed, its lowest square s->split_low. -1: three or four
+ * free squares beside it that the ring does not join (not searched). */
+static int cell_pieces(Search *s, int cell) {
+    int w = s->width;
+    const int ring[8] = {-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1};
+    int open[8], sides = 0, start = -1, side[4];
+    for (int k = 0; k < 8; k++) {
+        int at = cell + ring[k];
+        open[k] = s->floor[at] && !s->occupant[at];
+        if (!open[k]) start = k;
+        else if (!(k & 1)) side[sides++] = at;
+    }
+    if (sides <= 1 || start < 0) return sides ? 1 : 0;
+    /* Count the runs of open squares, from a closed one, that hold a side. */
+    int runs = 0, holds = 0;
+    for (int step = 1; step <= 8; step++) {
+        int k = (start + step) & 7;
+        if (open[k]) {
+            if (!(k & 1)) holds = 1;
+        } else {
+            runs += holds;
+            holds = 0;
+        }
+    }
+    if (runs <= 1) return 1;
+    if (sides > 2) return -1;
+    uint32_t *mark = s->split_mark;
+    uint32_t one = ++s->split_stamp, two = ++s->split_stamp;
+    int *queue[2] = {s->split_queue, s->split_queue + s->size};
+    int head[2] = {0, 0}, tail[2] = {1, 1}, low[2] = {side[0], side[1]};
+    uint32_t own[2] = {one, two};
+    for (int j = 0; j < 2; j++) {
+        mark[side[j]] = own[j];
+        queue[j][0] = side[j];
+    }
+    while (1) {
+        for (int j = 0; j < 2; j++) {
+            if (head[j] == tail[j]) {
+                s->split_closed = own[j];
+                s->split_low = low[j];
+                return 2;
+            }
+            int at = queue[j][head[j]++];
+            for (int d = 0; d < 4; d++) {
+                int next = at + s->step[d];
+                if (!s->floor[next] || s->occupant[next] || mark[next] == own[j]) continue;
+                if (mark[next] == own[1 - j]) return 1;
+                mark[next] = own[j];
+                queue[j][tail[j]++] = next;
+                if (next < low[j]) low[j] = next;
+            }
+        }
+    }
+}
+
+/* The child's canonical player square without a flood of its area, where
+ * the player stands in a piece that cell_pieces(to) (``pieces``) closed, or
+ * where its area is the expanded node's (the squares ``marks`` holds with
+ * ``stamp``; ``low`` its lowest) with ``from`` added and ``to`` (and the
+ * piece closed, if any) taken out: the player stands in it and ``from``
+ * opens onto it alone. Most pushes are so, and the floods of the children's
+ * areas were a quarter of the search's time on the large levels. Returns -1
+ * where the tests cannot tell (the caller floods). The board is the
+ * child's (``from`` empty, the box on ``to``). */
+static int child_low(Search *s, const uint32_t *marks, uint32_t stamp, int low, int from, int to, int stand,
+                     int pieces) {
+    int cut = pieces == 2 && marks[to] == stamp;
+    if (cut && s->split_mark[stand] == s->split_closed) return s->split_low;
+    if (to == low || (cut && s->split_mark[low] == s->split_closed)) return -1;
+    if (stand != from && marks[stand] != stamp) return -1;
+    int joins = 0;
+    for (int d = 0; d < 4; d++) {
+        int next = from + s->step[d];
+        if (!s->floor[next] || s->occupant[next]) continue;
+        /* (A free square beside ``from`` outside the area: another area joins.) */
+        if (marks[next] != stamp) return -1;
+        joins = 1;
+    }
+    if (!joins) return -1;
+    if (marks[to] == stamp && pieces < 0) return -1;
+    if (cut && s->split_mark[from] == s->split_closed) return low;
+    return from < low ? from : low;
 }
 
 /* --- deadlocks ------------------------------------------------------------ */
@@ -627,6 +731,8 @@ static int corral_deadlock(Search *s, int player) {
         return s->verdict[slot] == DEADLOCK;
     }
     s->corral_mode = 1;
+    uint32_t inside = ++s->cs_free_stamp;
+    for (int f = 0; f < s->cs_free_count; f++) s->cs_free_mark[s->cs_free[f]] = inside;
     int count = 0, result = DEADLOCK;
     corral_store(s, s->cs_cells, canonical, &count);
     uint16_t *cells = s->cs_child + CORRAL_BOXES + 1, *child = s->cs_child;
@@ -634,7 +740,7 @@ static int corral_deadlock(Search *s, int player) {
         memcpy(cells, s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1), (size_t)(k + 1) * 2);
         for (int i = 0; i < k; i++) occupant[cells[i]] = i + 1;
         uint32_t stamp = ++s->cs_stamp;
-        flood(s, cells[k], s->cs_reach, stamp);
+        int node_low = flood(s, cells[k], s->cs_reach, stamp);
         for (int f = 0; f < s->cs_free_count; f++)
             if (s->cs_reach[s->cs_free[f]] == stamp) result = OPEN;
         for (int i = 0; i < k && result == DEADLOCK; i++) {
@@ -661,10 +767,18 @@ static int corral_deadlock(Search *s, int player) {
                     if (solved) {
                         result = OPEN;
                     } else {
-                        uint32_t seen = ++s->cs_stamp;
-                        int low = flood(s, from, s->cs_seen, seen);
-                        for (int f = 0; f < s->cs_free_count; f++)
-                            if (s->cs_seen[s->cs_free[f]] == seen) result = OPEN;
+                        /* (The node's area holds no free square of the corral, or
+                         * its children would not be made: the child's, if it is
+                         * the node's and ``from``, holds one if ``from`` is one.) */
+                        int low = child_low(s, s->cs_reach, stamp, node_low, from, to, from, cell_pieces(s, to));
+                        if (low >= 0) {
+                            if (s->cs_free_mark[from] == inside) result = OPEN;
+                        } else {
+                            uint32_t seen = ++s->cs_stamp;
+                            low = flood(s, from, s->cs_seen, seen);
+                            for (int f = 0; f < s->cs_free_count; f++)
+                                if (s->cs_seen[s->cs_free[f]] == seen) result = OPEN;
+                        }
                         if (result == DEADLOCK && corral_store(s, child, low, &count) == -2) result = UNKNOWN;
                     }
                 }
@@ -1187,37 +1301,110 @@ static int out_of_order(Search *s) {
     return count;
 }
 
-/* The feature cell of the position on the board now: boxes packed (on goals
- * and not out of packing order) by the regions of free squares. */
-static int feature_cell(Search *s, int out_of_order_count) {
-    s->region_base = s->area_stamp;
-    int packed = -out_of_order_count;
-    for (int g = 0; g < s->goals; g++)
-        if (s->occupant[s->goal_cell[g]]) packed++;
-    if (packed < 0) packed = 0;
+/* Label the regions of free squares on the board now in ``labels``, each
+ * with a new id above *stamp (which it advances); returns how many. */
+static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
+    uint32_t base = *stamp;
     int regions = 0;
     for (int i = 0; i < s->floor_count; i++) {
         int cell = s->floor_cells[i];
-        if (s->occupant[cell] || s->area[cell] > s->region_base) continue;
+        if (s->occupant[cell] || labels[cell] > base) continue;
         regions++;
-        uint32_t id = ++s->area_stamp;
+        uint32_t id = ++*stamp;
         int head = 0, tail = 0;
-        s->area[cell] = id;
+        labels[cell] = id;
         s->queue[tail++] = cell;
         while (head < tail) {
             int at = s->queue[head++];
             for (int d = 0; d < 4; d++) {
                 int next = at + s->step[d];
-                if (s->floor[next] && !s->occupant[next] && s->area[next] != id) {
-                    s->area[next] = id;
+                if (s->floor[next] && !s->occupant[next] && labels[next] != id) {
+                    labels[next] = id;
                     s->queue[tail++] = next;
                 }
             }
         }
     }
-    s->region_base = s->area_stamp;
+    return regions;
+}
+
+/* The regions of free squares of the child on the board now (its box moved
+ * from ``from`` to ``to``; ``pieces``: cell_pieces of ``to``) from the
+ * expanded node's (s->region), without labelling the board again: ``from``
+ * joins the regions around it into one, then ``to`` cuts its own into
+ * ``pieces``. -1 where cell_pieces cannot tell (the caller labels afresh).
+ * The whole board's labelling at every child was an eighth of the search's
+ * time on the large levels. */
+static int child_regions(Search *s, int from, int to, int pieces) {
+    if (pieces < 0 || from == to) return -1;
+    uint32_t joined[4];
+    int k = 0;
+    for (int d = 0; d < 4; d++) {
+        int next = from + s->step[d];
+        /* (``to`` was free in the expanded node: its region counts.) */
+        if (!s->floor[next] || (next != to && s->occupant[next])) continue;
+        uint32_t id = s->region[next];
+        int known = 0;
+        for (int j = 0; j < k; j++) known |= joined[j] == id;
+        if (!known) joined[k++] = id;
+    }
+    return s->node_regions - k + pieces;
+}
+
+/* The feature cell of the position on the board now (the expanded node's
+ * child: its box moved from ``from`` to ``to``): boxes packed (on goals and
+ * not out of packing order) by the regions of free squares. */
+static int feature_cell(Search *s, int out_of_order_count, int from, int to, int pieces) {
+    int packed = -out_of_order_count;
+    for (int g = 0; g < s->goals; g++)
+        if (s->occupant[s->goal_cell[g]]) packed++;
+    if (packed < 0) packed = 0;
+    int regions = child_regions(s, from, to, pieces);
+    if (regions < 0) regions = label_regions(s, s->area, &s->area_stamp);
     if (regions >= REGIONS) regions = REGIONS - 1;
     return packed * REGIONS + regions;
+}
+
+/* The expanded node's best matching and its duals (s->owner, s->row_price,
+ * s->column_price), which child_bound repairs for each child. Each box
+ * starts on its nearest goal if no box before it took that goal, priced at
+ * that distance (the duals are feasible: every goal's price is 0, every
+ * box's its cheapest cost, and each box so placed is on a tight edge), and
+ * only the boxes left over are augmented. Augmenting every box from nothing
+ * was most of the bound's time on the large levels, where most boxes have
+ * a nearest goal of their own. Any best matching serves: a child's bound is
+ * its own best matching, whichever the repair starts from. */
+static void node_duals(Search *s) {
+    int n = s->boxes, m = s->goals, left = 0;
+    for (int j = 0; j <= m; j++) {
+        s->row_price[j] = 0;
+        s->column_price[j] = 0;
+        s->owner[j] = 0;
+    }
+    int finite = 1;
+    for (int i = 0; i < n; i++)
+        if (s->nearest[s->cells[i]] >= INF) finite = 0;
+    for (int i = 1; i <= n; i++) {
+        int at = s->cells[i - 1], goal = s->nearest_goal[at] + 1;
+        if (finite && s->owner[goal]) {
+            /* Another goal just as near and still free is as good. */
+            const uint16_t *row = s->rows[i - 1];
+            for (int j = 1; j <= m; j++)
+                if (!s->owner[j] && row[j - 1] == s->nearest[at]) {
+                    goal = j;
+                    break;
+                }
+        }
+        if (finite && !s->owner[goal]) {
+            s->owner[goal] = i;
+            s->row_price[i] = s->nearest[at];
+        } else {
+            s->pending[left++] = i;
+        }
+    }
+    for (int k = 0; k < left; k++) augment(s, s->pending[k], s->row_price, s->column_price, s->owner);
+    s->duals_total = matching_total(s, s->owner);
+    s->duals_ready = 1;
 }
 
 /* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
@@ -1248,14 +1435,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     }
     if (!s->duals_ready) {
         s->rows[changed] = saved;
-        for (int j = 0; j <= m; j++) {
-            s->row_price[j] = 0;
-            s->column_price[j] = 0;
-            s->owner[j] = 0;
-        }
-        for (int i = 1; i <= n; i++) augment(s, i, s->row_price, s->column_price, s->owner);
-        s->duals_total = matching_total(s, s->owner);
-        s->duals_ready = 1;
+        node_duals(s);
         s->rows[changed] = s->dist + (size_t)cell * s->goals;
     }
     int64_t result;
@@ -1555,7 +1735,9 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     }
     int row_of;
     moved_cells(s, cells, i, to, child, &row_of);
-    int child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+    int pieces = cell_pieces(s, to);
+    int child_player = child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
+    if (child_player < 0) child_player = flood(s, stand, s->seen, ++s->seen_stamp);
     uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
     hash ^= player_mix(s, child_player);
     int64_t known = find(s, hash, child_player, child);
@@ -1574,7 +1756,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         } else {
             int disorder = s->packing || s->features ? out_of_order(s) : 0;
             bound += (int64_t)s->packing * disorder;
-            if (s->features) cell = feature_cell(s, disorder);
+            if (s->features) cell = feature_cell(s, disorder, from, to, pieces);
             if (s->novelty) fresh = novel(s, child, child_player, bound);
         }
     }
@@ -1723,6 +1905,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     }
     s->expanded++;
     s->last_node = node;
+    s->last_cell = s->popped_cell;
     s->last_priority = top.priority;
     if (head->parent >= 0 && top.priority < s->best_priority) s->best_priority = top.priority;
     for (int i = 0; i < n; i++) {
@@ -1730,7 +1913,10 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
     }
     s->reach_stamp++;
-    flood(s, player, s->reached, s->reach_stamp);
+    s->reached_low = flood(s, player, s->reached, s->reach_stamp);
+    if (s->features) {
+        s->node_regions = label_regions(s, s->region, &s->region_stamp);
+    }
     memset(s->movable, 1, (size_t)(unsigned)n); /* (unsigned: n >= 0, which gcc cannot see once run() inlines this) */
     int restrict_ = -1;
     if (s->corrals && !s->backward) {
@@ -1998,7 +2184,8 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, PyObject 
  * expanded node's priority and pushes, its boxes and player, the pushes
  * to it from the start, the box-set tests and deadlocks so far, the
  * patterns and the children they pruned, the probes, the losses they proved
- * and the patterns learned from those). Measurement only (bench/sokoban_plateau.py): which positions a search spends itself on. */
+ * and the patterns learned from those, and the last expanded node's feature
+ * cell). Measurement only (bench/sokoban_plateau.py): which positions a search spends itself on. */
 static int append_moves(Search *s, int64_t node, PyObject *list);
 
 static int trace_point(Search *forward, Search *backward, PyObject *trace) {
@@ -2015,12 +2202,12 @@ static int trace_point(Search *forward, Search *backward, PyObject *trace) {
         Py_DECREF(boxes);
         return 0;
     }
-    PyObject *point = Py_BuildValue("(LKiiiNiNLLiLLLL)", expanded, bytes, (int)forward->best_priority,
+    PyObject *point = Py_BuildValue("(LKiiiNiNLLiLLLLi)", expanded, bytes, (int)forward->best_priority,
                                     (int)forward->last_priority, (int)h->g, boxes, (int)h->player, path,
                                     (long long)forward->set_tests, (long long)forward->set_deadlocks,
                                     (int)forward->pattern_count, (long long)forward->pattern_prunes,
                                     (long long)forward->probes, (long long)forward->probe_finds,
-                                    (long long)forward->probe_patterns);
+                                    (long long)forward->probe_patterns, forward->last_cell);
     if (point == NULL) return 0;
     int ok = PyList_Append(trace, point) == 0;
     Py_DECREF(point);
@@ -2043,11 +2230,11 @@ static void release(Search *s) {
     free(s->cycle);
     free(s->floor_cells);
     void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group,
-                       s->zobrist, s->occupant, s->reached, s->seen, s->area, s->queue, s->held, s->stuck,
+                       s->zobrist, s->occupant, s->reached, s->seen, s->area, s->region, s->split_mark, s->split_queue, s->queue, s->held, s->stuck,
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
-                       s->owner2, s->way, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
-                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_cells,
+                       s->owner2, s->way, s->pending, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
+                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark, s->cs_cells,
                        s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
                        s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
                        s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
@@ -2133,6 +2320,9 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->reached = calloc((size_t)size, sizeof(uint32_t));
     s->seen = calloc((size_t)size, sizeof(uint32_t));
     s->area = calloc((size_t)size, sizeof(uint32_t));
+    s->region = calloc((size_t)size, sizeof(uint32_t));
+    s->split_mark = calloc((size_t)size, sizeof(uint32_t));
+    s->split_queue = calloc(2 * (size_t)size, sizeof(int));
     s->queue = calloc((size_t)size, sizeof(int));
     s->held = calloc((size_t)size, 1);
     s->stuck = calloc((size_t)size, sizeof(int));
@@ -2150,6 +2340,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->owner = calloc((size_t)n + 1, sizeof(int));
     s->owner2 = calloc((size_t)n + 1, sizeof(int));
     s->way = calloc((size_t)n + 1, sizeof(int));
+    s->pending = calloc((size_t)n + 1, sizeof(int));
     s->used = calloc((size_t)n + 1, 1);
     s->rows = calloc((size_t)n, sizeof(uint16_t *));
     s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
@@ -2185,6 +2376,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     if ((corrals > 1 || s->box_sets || s->patterns) && !backward) {
         s->cs_occupant = calloc((size_t)size, sizeof(int));
         s->cs_free = calloc((size_t)size, sizeof(int));
+        s->cs_free_mark = calloc((size_t)size, sizeof(uint32_t));
         s->cs_cells = calloc(CORRAL_BOXES, sizeof(uint16_t));
         s->set_order = calloc(n > CORRAL_BOXES ? (size_t)n : CORRAL_BOXES, sizeof(uint16_t));
         s->cs_child = calloc(2 * (CORRAL_BOXES + 1), sizeof(uint16_t));
@@ -2196,7 +2388,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->cs_hashes = calloc(CORRAL_NODES, sizeof(uint64_t));
         s->verdict_key = calloc(VERDICTS, sizeof(uint64_t));
         s->verdict = calloc(VERDICTS, 1);
-        if (!s->cs_occupant || !s->cs_free || !s->cs_cells || !s->set_order || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
+        if (!s->cs_occupant || !s->cs_free || !s->cs_free_mark || !s->cs_cells || !s->set_order || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
             !s->cs_seen || !s->cs_table || !s->cs_slot || !s->cs_hashes || !s->verdict_key || !s->verdict) {
             PyErr_NoMemory();
             return 0;
@@ -2205,9 +2397,9 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     }
     if (!s->heaps || !s->cycle || !s->floor_cells || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
         !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
-        !s->area || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
+        !s->area || !s->region || !s->split_mark || !s->split_queue || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
         !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
-        !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->used ||
+        !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->pending || !s->used ||
         !s->rows || !s->box_bits || !s->fg_frozen || !s->fg_reach || !s->fg_keys || !s->fg_boxes ||
         !s->fg_owner || !s->fg_visit) {
         PyErr_NoMemory();
@@ -2335,7 +2527,8 @@ static const char search_doc[] =
     "(expanded, bytes, lowest priority expanded, last priority, its pushes, its boxes, its\n"
     "player, the pushes to it from the start, box-set tests and deadlocks so far, patterns\n"
     "learned and children they pruned, probes made, losses they proved and patterns learned\n"
-    "from those) of the forward search is appended.\n"
+    "from those, its feature cell: boxes packed * 16 + free regions, up to 15) of the forward\n"
+    "search is appended.\n"
     "box_sets (forward searches): at each expansion the box just pushed and its nearest\n"
     "boxes, 2, 4, 8 up to box_sets of them, are searched alone; a set that can never reach\n"
     "goals is a deadlock (0: off).\n"

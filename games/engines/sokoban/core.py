@@ -50,8 +50,8 @@ CORRAL_DEADLOCKS: Final = 2
 # What a trace (search's ``trace``) gets at each check: expanded, bytes, lowest
 # priority, last priority, its pushes, boxes, player, path, box-set tests, deadlocks,
 # deadlock patterns learned, children they pruned, whole-board probes, the losses
-# they proved, patterns learned from those.
-TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int, int, int, int]
+# they proved, patterns learned from those, its feature cell (boxes packed * 16 + free regions).
+TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int, int, int, int, int, int, int, int]
 
 # The largest ``weighted`` search takes (_core.c's WEIGHTED_MAX).
 WEIGHTED_MAX: Final = 16
