@@ -62,6 +62,8 @@ def test_the_install_builds_the_compiled_core() -> None:
 
 @needs_core
 def test_the_cores_astar_finds_the_known_optima() -> None:
+    # (Levels 8, 11, 22, 29 and 39 have so few boxes that the core keeps them as a
+    # list of squares, the others as a bit a floor square: see _core.c's pack_boxes.)
     known = optima()
     for number in range(1, 41):
         board, status, codes = run_core(number - 1, weight=1)
@@ -962,6 +964,9 @@ def free_regions(board: Board, boxes: int) -> int:
     return regions
 
 
+# The priority a position that is not novel loses (_core.c's NOVELTY_STEP).
+NOVELTY_STEP = 1 << 22
+
 # Large classic levels, where most children are found without a flood of their area
 # (child_low, child_regions) and the rest are cut (cell_pieces) or flooded.
 WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), ("SokHard.xsb", 126)]
@@ -975,13 +980,18 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
 ) -> None:
     # The core keeps a child's player square (the lowest of his area) and its count
     # of free regions without flooding the board where it can tell them from the
-    # expanded node's. Every traced position, reached by its pushes from the start
-    # (each walk between them one the player can make, each push legal in the
-    # engine), has the player square and feature cell (boxes packed, out of
-    # packing order not counted, by free regions up to 15) the board says.
+    # expanded node's, its boxes in a key of bits, and its parent's best matching
+    # from when the parent was made. Every traced position, reached by its pushes
+    # from the start (each walk between them one the player can make, each push
+    # legal in the engine), has the boxes, player square, feature cell (boxes
+    # packed, out of packing order not counted, by free regions up to 15) and
+    # priority (the matching bound plus the penalty for each box out of packing
+    # order; a position that is not novel is taken a novelty step later) that the
+    # board says.
     level = load_levels(SHARED / collection)[number - 1]
     board = Board(level)
     order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    penalty = solver.greedy_run(setting).penalty
     trace = traced_portfolio_search(level, setting, 16_000)
     assert len(trace) >= 25
     regions_seen = set()
@@ -1000,4 +1010,6 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
         regions = free_regions(board, boxes)
         assert cell == packed * 16 + min(regions, 15)
         regions_seen.add(regions)
+        bound = lower_bound([board.dist[box] for box in point[5]])
+        assert point[3] % NOVELTY_STEP == bound + penalty * order.out_of_order(boxes)
     assert len(regions_seen) > 1

@@ -161,6 +161,12 @@ typedef struct Search {
     int *split_queue, split_low;
     int node_regions;
     int *floor_cells, floor_count;
+    int *floor_index; /* a floor square's place in floor_cells; -1 off the floor */
+    /* Node keys (pack_boxes): bits for the floor squares or a list of squares,
+     * their bytes, and a key made for a lookup. */
+    int bit_keys;
+    size_t key_bytes;
+    uint8_t *key;
     int *queue;
     uint8_t *held;
     int *stuck, stuck_count, stuck_overflow;
@@ -231,6 +237,13 @@ typedef struct Search {
     uint8_t *used;
     int duals_ready;
     int64_t duals_total;
+    /* Children's best matchings, kept for when they are expanded (see
+     * keep_duals): a slot a node, by its number; whether child_bound left
+     * one in s->owner2 and the prices2; the node being expanded. */
+    int32_t *duals_cache;
+    size_t duals_stride;
+    int child_duals;
+    int64_t expanding;
     const uint16_t **rows;
     /* Counters; ``shortcuts``: macro moves made (tunnel or goal room), which
      * make running out of positions no proof. */
@@ -246,8 +259,43 @@ static inline Head *node_head(Search *s, int64_t node) {
     return (Head *)(s->chunks[node >> CHUNK_BITS] + (size_t)(node & (CHUNK_NODES - 1)) * s->record);
 }
 
-static inline uint16_t *node_boxes(Search *s, int64_t node) {
-    return (uint16_t *)((uint8_t *)node_head(s, node) + sizeof(Head));
+/* A node's boxes as stored: its key (see pack_boxes). */
+static inline uint8_t *node_key(Search *s, int64_t node) {
+    return (uint8_t *)node_head(s, node) + sizeof(Head);
+}
+
+/* A node's boxes are kept in the fewer bytes of two forms: the sorted list of
+ * their squares (two bytes a box), or one bit for each floor square (a bit
+ * set for each box: the larger levels' many boxes on a hundred or so floor
+ * squares, where it takes the record from 88 bytes to 40 and so lets a
+ * search keep twice the positions in its memory). Either form is one key
+ * per box set, so that keys compare as the boxes do; both ends of a search
+ * use the same form (the same level and box count). */
+static void pack_boxes(Search *s, const uint16_t *cells, uint8_t *key) {
+    if (!s->bit_keys) {
+        /* (A probe, board_probe, may hold fewer boxes than the key has room for.) */
+        size_t used = (size_t)s->boxes * sizeof(uint16_t);
+        memcpy(key, cells, used);
+        memset(key + used, 0, s->key_bytes - used);
+        return;
+    }
+    memset(key, 0, s->key_bytes);
+    for (int i = 0; i < s->boxes; i++) {
+        int index = s->floor_index[cells[i]];
+        key[index >> 3] |= (uint8_t)(1u << (index & 7));
+    }
+}
+
+/* The sorted squares of the boxes of ``key`` (pack_boxes) into ``cells``. */
+static void unpack_boxes(Search *s, const uint8_t *key, uint16_t *cells) {
+    if (!s->bit_keys) {
+        memcpy(cells, key, (size_t)s->boxes * sizeof(uint16_t));
+        return;
+    }
+    int k = 0;
+    for (size_t byte = 0; byte < s->key_bytes; byte++)
+        for (unsigned bits = key[byte]; bits; bits &= bits - 1)
+            cells[k++] = (uint16_t)s->floor_cells[byte * 8 + (size_t)__builtin_ctz(bits)];
 }
 
 static inline uint64_t player_mix(Search *s, int player) {
@@ -263,14 +311,14 @@ static void *counted_alloc(Search *s, size_t bytes) {
 
 /* --- the node table ------------------------------------------------------ */
 
-static int64_t find(Search *s, uint64_t hash, int player, const uint16_t *cells) {
+/* The node of the boxes of ``key`` (pack_boxes) and the player's square; -1: none. */
+static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
     size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
-    size_t cell_bytes = (size_t)s->boxes * sizeof(uint16_t);
     while (s->table[i] >= 0) {
         int64_t node = s->table[i];
         Head *h = node_head(s, node);
-        if (h->hash == hash && h->player == player && memcmp(node_boxes(s, node), cells, cell_bytes) == 0)
+        if (h->hash == hash && h->player == player && memcmp(node_key(s, node), key, s->key_bytes) == 0)
             return node;
         i = (i + 1) & mask;
     }
@@ -296,7 +344,7 @@ static int grow_table(Search *s) {
 }
 
 /* A new node; -1 when the memory budget is spent. */
-static int64_t add(Search *s, uint64_t hash, int player, const uint16_t *cells, int64_t parent, uint32_t move, int g) {
+static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int64_t parent, uint32_t move, int g) {
     if ((size_t)(s->count + 1) * 2 > s->table_capacity && !grow_table(s)) return -1;
     if (s->count >= INT32_MAX - 1) return -1;
     size_t chunk = (size_t)(s->count >> CHUNK_BITS);
@@ -320,7 +368,7 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint16_t *cells, 
     h->g = g;
     h->player = (uint16_t)player;
     h->closed = 0;
-    memcpy(node_boxes(s, node), cells, (size_t)s->boxes * sizeof(uint16_t));
+    memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
     size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
     while (s->table[i] >= 0) i = (i + 1) & mask;
@@ -1365,6 +1413,10 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
     return packed * REGIONS + regions;
 }
 
+/* keep_duals' slots, and the largest price it keeps (in 32 bits). */
+#define DUALS_SLOTS 4096
+#define DUALS_PRICE_MAX ((int64_t)1 << 30)
+
 /* The expanded node's best matching and its duals (s->owner, s->row_price,
  * s->column_price), which child_bound repairs for each child. Each box
  * starts on its nearest goal if no box before it took that goal, priced at
@@ -1376,6 +1428,31 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
  * its own best matching, whichever the repair starts from. */
 static void node_duals(Search *s) {
     int n = s->boxes, m = s->goals, left = 0;
+    if (s->duals_cache != NULL) {
+        const int32_t *slot = s->duals_cache + (size_t)(s->expanding & (DUALS_SLOTS - 1)) * s->duals_stride;
+        if (slot[0] == s->expanding) {
+            const int32_t *owner = slot + 1, *column_price = owner + m + 1, *row_price = column_price + m + 1;
+            int matched = 0;
+            for (int j = 0; j <= m; j++) {
+                s->owner[j] = owner[j];
+                s->column_price[j] = column_price[j];
+                s->row_price[j] = row_price[j];
+            }
+            /* (A check that costs little beside a matching: every box matched
+             * once, each on a tight edge, as the repair needs. s->way is
+             * augment's scratch.) */
+            for (int i = 0; i <= n; i++) s->way[i] = 0;
+            for (int j = 1; j <= m; j++) {
+                int i = owner[j];
+                if (i > 0 && i <= n && !s->way[i]++ && row_price[i] + column_price[j] == cost(s, i, j)) matched++;
+            }
+            if (matched == n) {
+                s->duals_total = matching_total(s, s->owner);
+                s->duals_ready = 1;
+                return;
+            }
+        }
+    }
     for (int j = 0; j <= m; j++) {
         s->row_price[j] = 0;
         s->column_price[j] = 0;
@@ -1407,12 +1484,71 @@ static void node_duals(Search *s) {
     s->duals_ready = 1;
 }
 
+/* Keep the best matching and duals child_bound found for a child (s->owner2
+ * and the prices2, in the rows of the expanded node, box ``changed`` moved)
+ * for the child stored as ``node``, in the rows of its own sorted boxes (box
+ * ``changed`` is its row ``row_of``). When the child is expanded, node_duals
+ * takes them instead of matching its boxes again: in a greedy search most
+ * nodes expanded were made a few thousand nodes before, and the matching of
+ * each expanded node was the largest part of the bound's time left. A slot
+ * a node number (DUALS_SLOTS of them, the newest node in each). */
+static void keep_duals(Search *s, int64_t node, int changed, int row_of) {
+    if (s->duals_cache == NULL || !s->child_duals) return;
+    int m = s->goals;
+    for (int j = 0; j <= m; j++)
+        if (s->row_price2[j] < -DUALS_PRICE_MAX || s->row_price2[j] > DUALS_PRICE_MAX ||
+            s->column_price2[j] < -DUALS_PRICE_MAX || s->column_price2[j] > DUALS_PRICE_MAX)
+            return;
+    int32_t *slot = s->duals_cache + (size_t)(node & (DUALS_SLOTS - 1)) * s->duals_stride;
+    int32_t *owner = slot + 1, *column_price = owner + m + 1, *row_price = column_price + m + 1;
+    slot[0] = (int32_t)node; /* (node numbers stay below INT32_MAX: see add) */
+    owner[0] = 0;
+    row_price[0] = 0;
+    column_price[0] = (int32_t)s->column_price2[0];
+    for (int j = 1; j <= m; j++) {
+        column_price[j] = (int32_t)s->column_price2[j];
+        row_price[j] = 0;
+    }
+    for (int j = 1; j <= m; j++) {
+        int parent_row = s->owner2[j];
+        if (!parent_row) {
+            owner[j] = 0;
+            continue;
+        }
+        int p = parent_row - 1, row;
+        if (p == changed) {
+            row = row_of;
+        } else {
+            row = p - (p > changed);
+            row += row >= row_of;
+        }
+        owner[j] = row + 1;
+        row_price[row + 1] = (int32_t)s->row_price2[parent_row];
+    }
+}
+
+/* keep_duals' slots for a search (not the prober, whose node numbers start
+ * again at each probe), if they take no more than a sixteenth of its memory
+ * budget: a shortcut, which a search does without rather than keep fewer
+ * positions. */
+static void keep_duals_init(Search *s) {
+    s->duals_stride = 1 + 3 * ((size_t)s->goals + 1);
+    size_t bytes = DUALS_SLOTS * s->duals_stride * sizeof(int32_t);
+    if (bytes > s->budget / 16) return;
+    s->duals_cache = counted_alloc(s, bytes);
+    if (s->duals_cache == NULL) return;
+    for (size_t k = 0; k < DUALS_SLOTS; k++) s->duals_cache[k * s->duals_stride] = -1;
+}
+
 /* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
- * ``cell``; INF or more is a deadlock. s->rows holds the node's rows. */
+ * ``cell``; INF or more is a deadlock. s->rows holds the node's rows. After
+ * it, s->child_duals says whether the child's best matching and duals are in
+ * s->owner2 and the prices2 (see keep_duals). */
 static int64_t child_bound(Search *s, int changed, int cell) {
     int n = s->boxes, m = s->goals;
     const uint16_t *saved = s->rows[changed];
     s->rows[changed] = s->dist + (size_t)cell * s->goals;
+    s->child_duals = 0;
     /* The nearest goals, if all different, are the best matching. */
     s->taken_stamp++;
     int64_t total = 0;
@@ -1471,6 +1607,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
         }
     }
     s->rows[changed] = saved;
+    s->child_duals = result < INF;
     return result < INF ? result : INF;
 }
 
@@ -1740,7 +1877,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     if (child_player < 0) child_player = flood(s, stand, s->seen, ++s->seen_stamp);
     uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
     hash ^= player_mix(s, child_player);
-    int64_t known = find(s, hash, child_player, child);
+    pack_boxes(s, child, s->key);
+    int64_t known = find(s, hash, child_player, s->key);
     int child_g = g + pushes;
     int skip = 0;
     if (known >= 0) {
@@ -1777,8 +1915,9 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         kh->closed = 0;
         target = known;
     } else {
-        target = add(s, hash, child_player, child, node, move, child_g);
+        target = add(s, hash, child_player, s->key, node, move, child_g);
         if (target < 0) return OUT_OF_MEMORY;
+        keep_duals(s, target, i, row_of);
         s->generated++;
     }
     if (!s->weight && solved) {
@@ -1786,7 +1925,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         return FOUND;
     }
     if (other != NULL) {
-        int64_t meeting = find(other, hash, child_player, child);
+        int64_t meeting = find(other, hash, child_player, s->key);
         if (meeting >= 0) {
             *found = target;
             *met = meeting;
@@ -1891,7 +2030,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     head->closed = 1;
     int g = head->g;
     int player = head->player;
-    memcpy(cells, node_boxes(s, node), (size_t)n * sizeof(uint16_t));
+    unpack_boxes(s, node_key(s, node), cells);
     uint64_t boxes_hash = head->hash ^ player_mix(s, player);
     if (s->weight) {
         /* A* stops when it expands a solved position. */
@@ -1906,6 +2045,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     s->expanded++;
     s->last_node = node;
     s->last_cell = s->popped_cell;
+    s->expanding = node;
     s->last_priority = top.priority;
     if (head->parent >= 0 && top.priority < s->best_priority) s->best_priority = top.priority;
     for (int i = 0; i < n; i++) {
@@ -2190,7 +2330,8 @@ static int append_moves(Search *s, int64_t node, PyObject *list);
 
 static int trace_point(Search *forward, Search *backward, PyObject *trace) {
     Head *h = node_head(forward, forward->last_node);
-    const uint16_t *cells = node_boxes(forward, forward->last_node);
+    uint16_t *cells = forward->child_cells;
+    unpack_boxes(forward, node_key(forward, forward->last_node), cells);
     PyObject *boxes = PyTuple_New(forward->boxes);
     if (boxes == NULL) return 0;
     for (int i = 0; i < forward->boxes; i++) PyTuple_SET_ITEM(boxes, i, PyLong_FromLong(cells[i]));
@@ -2229,6 +2370,9 @@ static void release(Search *s) {
     free(s->heaps);
     free(s->cycle);
     free(s->floor_cells);
+    free(s->floor_index);
+    free(s->duals_cache);
+    free(s->key);
     void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group,
                        s->zobrist, s->occupant, s->reached, s->seen, s->area, s->region, s->split_mark, s->split_queue, s->queue, s->held, s->stuck,
                        s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
@@ -2308,6 +2452,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->heaps = calloc((size_t)s->heap_count, sizeof(Heap));
     s->cycle = calloc((size_t)s->heap_count, sizeof(int));
     s->floor_cells = calloc((size_t)size, sizeof(int));
+    s->floor_index = calloc((size_t)size, sizeof(int));
     s->dead = calloc((size_t)size, 1);
     s->goal_cell = calloc((size_t)n, sizeof(int));
     s->goal_of = calloc((size_t)size, sizeof(int));
@@ -2395,7 +2540,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         }
         memset(s->cs_table, 0xff, CORRAL_TABLE * sizeof(int32_t));
     }
-    if (!s->heaps || !s->cycle || !s->floor_cells || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
+    if (!s->heaps || !s->cycle || !s->floor_cells || !s->floor_index || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
         !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
         !s->area || !s->region || !s->split_mark || !s->split_queue || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
         !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
@@ -2447,7 +2592,17 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         }
     }
     for (int g = 0; g < n; g++) s->goal_of[s->goal_cell[g]] = g;
-    s->record = (sizeof(Head) + (size_t)n * sizeof(uint16_t) + 7) & ~(size_t)7;
+    size_t list_bytes = (size_t)s->boxes * sizeof(uint16_t), bit_bytes = ((size_t)s->floor_count + 7) / 8;
+    s->bit_keys = bit_bytes < list_bytes;
+    s->key_bytes = s->bit_keys ? bit_bytes : list_bytes;
+    s->key = calloc(s->key_bytes, 1);
+    if (s->key == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (int c = 0; c < size; c++) s->floor_index[c] = -1;
+    for (int i = 0; i < s->floor_count; i++) s->floor_index[s->floor_cells[i]] = i;
+    s->record = (sizeof(Head) + s->key_bytes + 7) & ~(size_t)7;
     s->table_capacity = 1 << 16;
     s->table = counted_alloc(s, s->table_capacity * sizeof(int32_t));
     if (s->table == NULL) {
@@ -2474,8 +2629,9 @@ static int add_root(Search *s, uint16_t *cells, int player) {
     uint64_t hash = 0;
     for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
     hash ^= player_mix(s, canonical);
-    if (find(s, hash, canonical, cells) >= 0) return 1;
-    int64_t root = add(s, hash, canonical, cells, -1, 0, 0);
+    pack_boxes(s, cells, s->key);
+    if (find(s, hash, canonical, s->key) >= 0) return 1;
+    int64_t root = add(s, hash, canonical, s->key, -1, 0, 0);
     return root >= 0 && heap_push(s, 0, 0, 0, root);
 }
 
@@ -2649,6 +2805,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;
+    keep_duals_init(&forward);
+    if (two_ends) keep_duals_init(&backward);
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
