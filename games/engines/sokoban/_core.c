@@ -496,6 +496,11 @@ static int cell_pieces(Search *s, int cell) {
     if (runs <= 1) return 1;
     if (sides > 2) return -1;
     uint32_t *mark = s->split_mark;
+    if (s->split_stamp >= UINT32_MAX - 2) {
+        /* (The stamps wrap: old marks could pass for new ones.) */
+        memset(mark, 0, (size_t)s->size * sizeof(uint32_t));
+        s->split_stamp = 0;
+    }
     uint32_t one = ++s->split_stamp, two = ++s->split_stamp;
     int *queue[2] = {s->split_queue, s->split_queue + s->size};
     int head[2] = {0, 0}, tail[2] = {1, 1}, low[2] = {side[0], side[1]};
@@ -525,19 +530,19 @@ static int cell_pieces(Search *s, int cell) {
 }
 
 /* The child's canonical player square without a flood of its area, where
- * the player stands in a piece that cell_pieces(to) (``pieces``) closed, or
- * where its area is the expanded node's (the squares ``marks`` holds with
- * ``stamp``; ``low`` its lowest) with ``from`` added and ``to`` (and the
- * piece closed, if any) taken out: the player stands in it and ``from``
- * opens onto it alone. Most pushes are so, and the floods of the children's
- * areas were a quarter of the search's time on the large levels. Returns -1
- * where the tests cannot tell (the caller floods). The board is the
- * child's (``from`` empty, the box on ``to``). */
+ * the player stands in the expanded node's area (the squares ``marks``
+ * holds with ``stamp``; ``low`` its lowest) or on ``from``, ``from`` opens
+ * onto that area alone, and ``to`` leaves it whole or cuts it in two
+ * (cell_pieces(to): ``pieces``): then the child's area is that area with
+ * ``from`` added and ``to`` taken out, or the piece of it the player
+ * stands in. Most pushes are so, and the floods of the children's areas
+ * were a quarter of the search's time on the large levels. Whenever it
+ * answers, the child's area lies within the node's and ``from``
+ * (corral_deadlock counts on that). Returns -1 where the tests cannot tell
+ * (the caller floods). The board is the child's (``from`` empty, the box
+ * on ``to``). */
 static int child_low(Search *s, const uint32_t *marks, uint32_t stamp, int low, int from, int to, int stand,
                      int pieces) {
-    int cut = pieces == 2 && marks[to] == stamp;
-    if (cut && s->split_mark[stand] == s->split_closed) return s->split_low;
-    if (to == low || (cut && s->split_mark[low] == s->split_closed)) return -1;
     if (stand != from && marks[stand] != stamp) return -1;
     int joins = 0;
     for (int d = 0; d < 4; d++) {
@@ -549,6 +554,9 @@ static int child_low(Search *s, const uint32_t *marks, uint32_t stamp, int low, 
     }
     if (!joins) return -1;
     if (marks[to] == stamp && pieces < 0) return -1;
+    int cut = pieces == 2 && marks[to] == stamp;
+    if (cut && s->split_mark[stand] == s->split_closed) return s->split_low;
+    if (to == low || (cut && s->split_mark[low] == s->split_closed)) return -1;
     if (cut && s->split_mark[from] == s->split_closed) return low;
     return from < low ? from : low;
 }
@@ -1425,7 +1433,8 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
  * only the boxes left over are augmented. Augmenting every box from nothing
  * was most of the bound's time on the large levels, where most boxes have
  * a nearest goal of their own. Any best matching serves: a child's bound is
- * its own best matching, whichever the repair starts from. */
+ * its own best matching, whichever the repair starts from (as many boxes as
+ * goals: see child_bound). */
 static void node_duals(Search *s) {
     int n = s->boxes, m = s->goals, left = 0;
     if (s->duals_cache != NULL) {
@@ -1569,14 +1578,17 @@ static int64_t child_bound(Search *s, int changed, int cell) {
         s->rows[changed] = saved;
         return total;
     }
-    if (!s->duals_ready) {
+    if (!s->duals_ready && n == m) {
         s->rows[changed] = saved;
         node_duals(s);
         s->rows[changed] = s->dist + (size_t)cell * s->goals;
     }
     int64_t result;
-    if (s->duals_total >= INF) {
-        /* The parent has no finite matching to repair: solve afresh. */
+    if (n < m || s->duals_total >= INF) {
+        /* The parent has no finite matching to repair, or fewer boxes than
+         * goals (a probe's box set): one augmenting path from the changed
+         * box is exact only where every goal is matched, since a goal it
+         * frees keeps its price. Solve afresh. */
         for (int j = 0; j <= m; j++) {
             s->row_price2[j] = 0;
             s->column_price2[j] = 0;
@@ -2554,8 +2566,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !int_list(t->group, s->group, n, "group"))
         return 0;
     for (int i = 0; i < n; i++) {
-        if (s->goal_cell[i] <= 0 || s->goal_cell[i] >= size) {
-            PyErr_SetString(PyExc_ValueError, "a goal lies off the board");
+        if (s->goal_cell[i] <= 0 || s->goal_cell[i] >= size || !s->floor[s->goal_cell[i]]) {
+            PyErr_SetString(PyExc_ValueError, "a goal lies off the floor");
             return 0;
         }
         if (s->group[i] + 1 > s->groups) s->groups = s->group[i] + 1;
