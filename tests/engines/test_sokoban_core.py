@@ -997,12 +997,10 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     regions_seen = set()
     for point in trace:
         codes, cell = point[7], point[15]
-        assert not replay(level, to_lurd(board, codes)).solved
-        boxes, player = board.start_boxes, board.start_player
-        for code in codes:
-            square, step = code >> 2, board.steps[code & 3]
-            boxes ^= (1 << square) | (1 << (square + step))
-            player = square
+        state = replay(level, to_lurd(board, codes))
+        assert not state.solved
+        boxes = sum(1 << (y * board.width + x) for x, y in state.boxes)
+        player = state.player[1] * board.width + state.player[0]
         assert boxes == sum(1 << box for box in point[5])
         area = board.reach(1 << player, boxes)
         assert point[6] == (area & -area).bit_length() - 1

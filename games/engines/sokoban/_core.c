@@ -1358,7 +1358,7 @@ static int out_of_order(Search *s) {
 }
 
 /* Label the regions of free squares on the board now in ``labels``, each
- * with a new id above *stamp (which it advances); returns how many. */
+ * flooded with a new id above *stamp (which it advances); returns how many. */
 static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
     uint32_t base = *stamp;
     int regions = 0;
@@ -1366,20 +1366,7 @@ static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
         int cell = s->floor_cells[i];
         if (s->occupant[cell] || labels[cell] > base) continue;
         regions++;
-        uint32_t id = ++*stamp;
-        int head = 0, tail = 0;
-        labels[cell] = id;
-        s->queue[tail++] = cell;
-        while (head < tail) {
-            int at = s->queue[head++];
-            for (int d = 0; d < 4; d++) {
-                int next = at + s->step[d];
-                if (s->floor[next] && !s->occupant[next] && labels[next] != id) {
-                    labels[next] = id;
-                    s->queue[tail++] = next;
-                }
-            }
-        }
+        flood(s, cell, labels, ++*stamp);
     }
     return regions;
 }
@@ -2385,17 +2372,17 @@ static void release(Search *s) {
     free(s->floor_index);
     free(s->duals_cache);
     free(s->key);
-    void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group,
-                       s->zobrist, s->occupant, s->reached, s->seen, s->area, s->region, s->split_mark, s->split_queue, s->queue, s->held, s->stuck,
-                       s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
-                       s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner,
-                       s->owner2, s->way, s->pending, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
-                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark, s->cs_cells,
-                       s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot, s->cs_hashes,
-                       s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent, s->mq_visit,
-                       s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
-                       s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal,
-                       s->room_place, s->plan_block, s->plan_reach, s->plan_table, s->novel_keys};
+    void *scratch[] = {s->dead, s->goal_cell, s->goal_of, s->nearest, s->nearest_goal, s->layer, s->group, s->zobrist,
+                       s->occupant, s->reached, s->seen, s->area, s->region, s->split_mark, s->split_queue, s->queue,
+                       s->held, s->stuck, s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
+                       s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner, s->owner2,
+                       s->way, s->pending, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
+                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark,
+                       s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
+                       s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
+                       s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
+                       s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
+                       s->plan_block, s->plan_reach, s->plan_table, s->novel_keys};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -2545,20 +2532,21 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->cs_hashes = calloc(CORRAL_NODES, sizeof(uint64_t));
         s->verdict_key = calloc(VERDICTS, sizeof(uint64_t));
         s->verdict = calloc(VERDICTS, 1);
-        if (!s->cs_occupant || !s->cs_free || !s->cs_free_mark || !s->cs_cells || !s->set_order || !s->cs_child || !s->cs_nodes || !s->cs_reach ||
-            !s->cs_seen || !s->cs_table || !s->cs_slot || !s->cs_hashes || !s->verdict_key || !s->verdict) {
+        if (!s->cs_occupant || !s->cs_free || !s->cs_free_mark || !s->cs_cells || !s->set_order || !s->cs_child ||
+            !s->cs_nodes || !s->cs_reach || !s->cs_seen || !s->cs_table || !s->cs_slot || !s->cs_hashes ||
+            !s->verdict_key || !s->verdict) {
             PyErr_NoMemory();
             return 0;
         }
         memset(s->cs_table, 0xff, CORRAL_TABLE * sizeof(int32_t));
     }
-    if (!s->heaps || !s->cycle || !s->floor_cells || !s->floor_index || !s->dead || !s->goal_cell || !s->goal_of || !s->nearest ||
-        !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached || !s->seen ||
-        !s->area || !s->region || !s->split_mark || !s->split_queue || !s->queue || !s->held || !s->stuck || !s->movable || !s->fence || !s->cells ||
-        !s->child_cells || !s->max_empty || !s->goal_taken || !s->row_price || !s->column_price ||
-        !s->row_price2 || !s->column_price2 || !s->slack || !s->owner || !s->owner2 || !s->way || !s->pending || !s->used ||
-        !s->rows || !s->box_bits || !s->fg_frozen || !s->fg_reach || !s->fg_keys || !s->fg_boxes ||
-        !s->fg_owner || !s->fg_visit) {
+    if (!s->heaps || !s->cycle || !s->floor_cells || !s->floor_index || !s->dead || !s->goal_cell || !s->goal_of ||
+        !s->nearest || !s->nearest_goal || !s->layer || !s->group || !s->zobrist || !s->occupant || !s->reached ||
+        !s->seen || !s->area || !s->region || !s->split_mark || !s->split_queue || !s->queue || !s->held ||
+        !s->stuck || !s->movable || !s->fence || !s->cells || !s->child_cells || !s->max_empty || !s->goal_taken ||
+        !s->row_price || !s->column_price || !s->row_price2 || !s->column_price2 || !s->slack || !s->owner ||
+        !s->owner2 || !s->way || !s->pending || !s->used || !s->rows || !s->box_bits || !s->fg_frozen ||
+        !s->fg_reach || !s->fg_keys || !s->fg_boxes || !s->fg_owner || !s->fg_visit) {
         PyErr_NoMemory();
         return 0;
     }
