@@ -1011,3 +1011,53 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
         bound = lower_bound([board.dist[box] for box in point[5]])
         assert point[3] % NOVELTY_STEP == bound + penalty * order.out_of_order(boxes)
     assert len(regions_seen) > 1
+
+
+# With ``advisors``, a position's priority is its difficult moves times this plus
+# its bound (_core.c's DIFFICULT_SCALE).
+DIFFICULT_SCALE = 1 << 12
+
+
+@needs_core
+@pytest.mark.parametrize(("collection", "number"), [("Holland.xsb", 20), ("Grigr2001.xsb", 84)])
+def test_an_advised_search_takes_positions_by_their_difficult_moves_then_their_bound(
+    collection: str, number: int
+) -> None:
+    # Every traced position, reached by its pushes from the start, was queued at
+    # its difficult moves (pushes of another box than the push before, unless
+    # they put a box on a goal or leave fewer free regions) times the scale, plus
+    # its bound and packing penalty. Single pushes only (no tunnels or goal-room
+    # macros), so that each push is a move of the search.
+    level = load_levels(SHARED / collection)[number - 1]
+    board = Board(level)
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    options = {**solver.core_options(0, solver.greedy_run("p3/advisors")), "tunnels": False, "goal_rooms": False}
+    trace: list[core.TracePoint] = []
+
+    def check(expanded: int) -> None:
+        if expanded >= 12_000:
+            raise Enough
+
+    with pytest.raises(Enough):
+        core.search(core.CoreBoard(board), memory_bytes=1 << 28, check=check, trace=trace, **options)
+    assert len(trace) >= 20
+    counts = set()
+    for point in trace:
+        boxes = board.start_boxes
+        regions = free_regions(board, boxes)
+        difficult, last = 0, -1
+        for code in point[7]:
+            cell = code >> 2
+            to = cell + board.steps[code & 3]
+            boxes = boxes & ~(1 << cell) | 1 << to
+            child_regions = free_regions(board, boxes)
+            packs = bool(board.goal_mask >> to & 1) and not board.goal_mask >> cell & 1
+            if cell != last and not packs and child_regions >= regions:
+                difficult += 1
+            last, regions = to, child_regions
+        assert boxes == sum(1 << box for box in point[5])
+        bound = lower_bound([board.dist[box] for box in point[5]]) + 3 * order.out_of_order(boxes)
+        assert point[3] % NOVELTY_STEP == difficult * DIFFICULT_SCALE + min(bound, DIFFICULT_SCALE - 1)
+        counts.add(difficult)
+    # (Positions of several counts were taken, and the lowest are not all at 0.)
+    assert len(counts) > 2
