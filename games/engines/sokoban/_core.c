@@ -30,11 +30,6 @@
 #define NOVELTY_STEP (1 << 22)
 /* The largest ``weighted``. */
 #define WEIGHTED_MAX 16
-/* With ``advisors``, a position's priority is its difficult moves times
- * this plus its bound (kept below it), and its difficult moves stay below
- * DIFFICULT_MAX, so that the priority stays below NOVELTY_STEP. */
-#define DIFFICULT_SCALE (1 << 12)
-#define DIFFICULT_MAX (NOVELTY_STEP / DIFFICULT_SCALE - 1)
 
 typedef struct {
     uint64_t hash;
@@ -100,12 +95,6 @@ typedef struct Search {
     /* Weighted A* (greedy searches only; 0: off): the priority is pushes +
      * ``weighted`` * bound instead of the bound alone (see search_doc). */
     int weighted;
-    /* Difficult moves (greedy forward searches only; see difficult_move):
-     * the priority counts the moves no advisor would make, then the bound.
-     * The expanded node's difficult moves, the square of the box its own
-     * move pushed (-1 at a root) and the child's free regions (after
-     * feature_cell; -1 when not counted). */
-    int advisors, node_difficult, last_box, child_region_count;
     /* Tunnel macros (greedy forward searches only): see tunnel_end. */
     int tunnels;
     /* Goal-room macros (greedy forward searches only): see goal_macro. Each
@@ -231,12 +220,6 @@ typedef struct Search {
      * (probe_set); the probes made, the losses they proved, and the
      * patterns learned from those. */
     int probe_every, probe_clock, probe_limit;
-    /* Frontier probes (with feature cells): every expanded position with as
-     * many boxes packed as any expanded before is probed too, while all the
-     * probes' expansions (probe_work) stay below 1 / FRONTIER_SHARE of the
-     * search's own; the most packed so far. */
-    int frontier, top_packed;
-    int64_t probe_work;
     struct Search *prober;
     uint16_t *probe_cells, *probe_set, *probe_trial;
     /* The expanded node's boxes folded as PatternLink's squares: of boxes
@@ -1053,9 +1036,6 @@ static int box_set_deadlock(Search *s, int player, int pushed) {
 #define PATTERN_KEYS (1 << 17)
 /* The bytes a probe's search may hold (its first chunk of nodes and table). */
 #define PROBE_BUDGET ((size_t)64 << 20)
-/* Frontier probes stop while the probes have expanded over 1 / FRONTIER_SHARE
- * as many positions as the search. */
-#define FRONTIER_SHARE 2
 #define AREAS_TRIED 4
 
 /* Keep the pattern ``cells`` (sorted, ``k`` boxes), the player's canonical
@@ -1424,7 +1404,6 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
     if (packed < 0) packed = 0;
     int regions = child_regions(s, from, to, pieces);
     if (regions < 0) regions = label_regions(s, s->area, &s->area_stamp);
-    s->child_region_count = regions;
     if (regions >= REGIONS) regions = REGIONS - 1;
     return packed * REGIONS + regions;
 }
@@ -1869,23 +1848,6 @@ static int novel(Search *s, const uint16_t *child, int child_player, int64_t bou
     return fresh;
 }
 
-/* Whether the child made by pushing the box on ``from`` to ``to`` costs a
- * difficult move (after FESS, Shoham and Schaeffer 2020, where a move no
- * advisor suggests weighs 1 and an advised one 0, and the search takes the
- * positions of fewest difficult moves first: "the weight simply counted the
- * difficult moves"). FESS moves one box as far as it goes in one move; here
- * each push is a position, so pushing on the box the last push moved is
- * the same move and costs nothing. A new box's first push is advised when
- * it packs (a macro to a goal it may fill now, or a push onto a goal), or
- * joins free regions (connectivity: the child has fewer than its parent).
- * After feature_cell, which counted the child's regions. */
-static int difficult_move(Search *s, int from, int to, int macro) {
-    if (from == s->last_box || macro) return 0;
-    if (s->goal_of[to] >= 0 && s->goal_of[from] < 0) return 0;
-    if (s->features && s->child_region_count < s->node_regions) return 0;
-    return 1;
-}
-
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
                          int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int64_t *found,
                          int64_t *met) {
@@ -1970,11 +1932,6 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         }
     }
     int64_t order = s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
-    if (s->advisors) {
-        int difficult = s->node_difficult + difficult_move(s, from, to, macro);
-        if (difficult > DIFFICULT_MAX) difficult = DIFFICULT_MAX;
-        order = (int64_t)difficult * DIFFICULT_SCALE + (bound < DIFFICULT_SCALE ? bound : DIFFICULT_SCALE - 1);
-    }
     /* (Kept below the novelty step: a real bound is a few thousand at most.) */
     if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
     int32_t priority = (int32_t)order + (fresh ? 0 : NOVELTY_STEP);
@@ -2089,10 +2046,6 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     s->last_cell = s->popped_cell;
     s->expanding = node;
     s->last_priority = top.priority;
-    if (s->advisors) {
-        s->node_difficult = (top.priority & (NOVELTY_STEP - 1)) / DIFFICULT_SCALE;
-        s->last_box = head->parent >= 0 ? move_to(s, head->move) : -1;
-    }
     if (head->parent >= 0 && top.priority < s->best_priority) s->best_priority = top.priority;
     for (int i = 0; i < n; i++) {
         s->occupant[cells[i]] = i + 1;
@@ -2114,22 +2067,9 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         s->set_clock = 0;
         if (box_set_deadlock(s, player, move_to(s, head->move))) restrict_ = 0;
     }
-    if (s->prober != NULL && restrict_ != 0 && head->parent >= 0) {
-        int probe = ++s->probe_clock >= s->probe_every;
-        /* Frontier probes: the greedy search's most packed positions are
-         * where it makes its way, and where it stalls: on Grigr2001 84 the
-         * most packed positions a search had expanded in 30 s were lost,
-         * proved so by a search of 6-18 expansions, and each feature cell's
-         * turn went on expanding below them. */
-        if (s->frontier && s->popped_cell / REGIONS >= s->top_packed &&
-            s->probe_work < s->expanded / FRONTIER_SHARE) {
-            s->top_packed = s->popped_cell / REGIONS;
-            probe = 1;
-        }
-        if (probe) {
-            s->probe_clock = 0;
-            if (board_probe(s, cells, player, move_to(s, head->move))) restrict_ = 0;
-        }
+    if (s->prober != NULL && restrict_ != 0 && head->parent >= 0 && ++s->probe_clock >= s->probe_every) {
+        s->probe_clock = 0;
+        if (board_probe(s, cells, player, move_to(s, head->move))) restrict_ = 0;
     }
     s->duals_ready = 0;
     if (s->pattern_count) {
@@ -2252,7 +2192,6 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
         while (outcome == RUNNING && p->open && p->expanded < s->probe_limit)
             outcome = expand(p, NULL, next_entry(p), &found, &met);
         lost = outcome == RUNNING && !p->open && !p->shortcuts;
-        s->probe_work += p->expanded;
     }
     p->pattern_count = 0;
     p->pattern_head = NULL;
@@ -2720,8 +2659,7 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
-    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
-    "       advisors=False, frontier=False)\n"
+    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -2764,12 +2702,7 @@ static const char search_doc[] =
     "novelty (greedy searches only): a child that puts a box on a square, or the player in an\n"
     "area, where no child of the same bound had one before goes first in its open list.\n"
     "weighted (greedy searches only; 0: off): the priority is pushes + weighted * bound\n"
-    "(weighted A*), not the bound alone.\n"
-    "advisors (greedy forward searches only): the priority counts the difficult moves to the\n"
-    "position first (a push of another box than the last push's that neither packs a box nor\n"
-    "joins free regions), then the bound.\n"
-    "frontier (with probes and features): every expanded position with as many boxes packed\n"
-    "as any expanded before it is probed too.";
+    "(weighted A*), not the bound alone.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -2805,15 +2738,14 @@ static int plan_rooms(Search *s) {
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
-    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, advisors = 0;
-    int frontier = 0;
+    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppipp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppi", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted, &advisors, &frontier))
+                          &plans, &novelty, &weighted))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
@@ -2870,7 +2802,6 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!prepare(forward.prober, width, &floor, &forward_targets, 0, 0, 1, 0, 0, PROBE_BUDGET, 0, 0)) goto done;
         forward.probe_every = probes;
         forward.probe_limit = probe_limit;
-        forward.frontier = frontier && features;
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;
@@ -2879,7 +2810,6 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
-        forward.advisors = advisors;
     }
     int n = forward.boxes;
     if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||

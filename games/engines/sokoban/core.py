@@ -142,8 +142,6 @@ def search(
     plans: bool = False,
     novelty: bool = False,
     weighted: int = 0,
-    advisors: bool = False,
-    frontier: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -198,13 +196,6 @@ def search(
     plus ``weighted`` times the bound, not the bound alone (weighted A*,
     Pohl 1970): on a plateau of the bound the shorter ways go first, where
     a pure greedy search goes ever deeper.
-    ``advisors``: a greedy forward search takes the positions reached with
-    the fewest difficult moves first, then the lowest bound (after FESS: a
-    push of another box than the last push's is difficult unless it packs a
-    box or joins free regions; _core.c, difficult_move).
-    ``frontier`` (with ``probes`` and ``features``): every expanded position
-    with as many boxes packed as any expanded before it is probed too
-    (frontier probes, _core.c, expand).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -233,7 +224,5 @@ def search(
         plans,
         novelty,
         weighted,
-        advisors,
-        frontier,
     )
     return str(status), list(codes), int(expanded), int(generated)

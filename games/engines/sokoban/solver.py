@@ -100,8 +100,6 @@ class GreedyRun(NamedTuple):
     plans: bool = False  # core.search's ``plans``
     novelty: bool = False  # core.search's ``novelty``
     weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
-    advisors: bool = False  # core.search's ``advisors``
-    frontier: bool = False  # core.search's ``frontier``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -161,7 +159,7 @@ _ASTAR = GreedyRun(0, 0, False)
 # a GreedyRun field and its value. The benchmarks read names so too.
 MODIFIERS: Final[dict[str, dict[str, bool]]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
-    "novelty": {"novelty": True}, "advisors": {"advisors": True}, "frontier": {"frontier": True},
+    "novelty": {"novelty": True},
 }
 
 
@@ -203,7 +201,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "weight": weight, "packing": settings.penalty, "features": settings.features,
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
-        "weighted": settings.weighted, "advisors": settings.advisors, "frontier": settings.frontier,
+        "weighted": settings.weighted,
         **_deadlocks(weight),
     }
 
