@@ -1011,3 +1011,32 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
         bound = lower_bound([board.dist[box] for box in point[5]])
         assert point[3] % NOVELTY_STEP == bound + penalty * order.out_of_order(boxes)
     assert len(regions_seen) > 1
+
+
+@needs_core
+@pytest.mark.parametrize(("collection", "number", "setting"),
+                         [("Holland.xsb", 25, "p3"), ("Grigr2001.xsb", 84, "p8/plans"), ("SokHard.xsb", 126, "p1/novelty")])
+def test_a_search_whose_mark_counters_wrap_is_the_same_search(collection: str, number: int, setting: str) -> None:
+    # The searches mark squares with stamps from counters of 32 bits, one a fill
+    # or so: an hour or more of search wraps some. Started 300 short of the wrap,
+    # every counter wraps within the first few thousand expansions (clearing its
+    # marks); the search must take the very same positions, with the same
+    # priorities, box-set and pattern counts, as one started at 0.
+    level = load_levels(SHARED / collection)[number - 1]
+    prepared = core.CoreBoard(Board(level))
+    options = solver.core_options(0, solver.greedy_run(setting))
+
+    def traced(stamps: int) -> list[core.TracePoint]:
+        trace: list[core.TracePoint] = []
+
+        def check(expanded: int) -> None:
+            if expanded >= 12_000:
+                raise Enough
+
+        with pytest.raises(Enough):
+            core.search(prepared, memory_bytes=1 << 28, check=check, trace=trace, stamps=stamps, **options)
+        return trace
+
+    plain = traced(0)
+    assert len(plain) >= 20
+    assert traced((1 << 32) - 300) == plain

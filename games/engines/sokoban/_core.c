@@ -462,6 +462,20 @@ static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
     return low;
 }
 
+/* The next stamp of ``*stamp``, the counter of ``marks`` (``count`` of
+ * them), with ``room`` more stamps after it free for the caller: where the
+ * counter would wrap, the marks are cleared and it starts again. A wrapped
+ * counter would let an old mark pass for a new one (a square reached that
+ * is not): after some 2^32 stamps, an hour or more of search, which a
+ * solve from the command line may take. */
+static uint32_t fresh_stamp(uint32_t *stamp, uint32_t *marks, size_t count, uint32_t room) {
+    if (*stamp >= UINT32_MAX - room) {
+        memset(marks, 0, count * sizeof(uint32_t));
+        *stamp = 0;
+    }
+    return ++*stamp;
+}
+
 /* Into how many pieces taking ``cell`` (a box on the board now) out of
  * its region of free squares cuts it: 0 if no free square borders it, 1 if
  * they all reach each other through its eight neighbours (the ring is
@@ -665,7 +679,7 @@ static int frozen_goals_deadlock(Search *s) {
     for (int g = 0; g < s->goals; g++) s->fg_owner[g] = -1;
     int result = 0;
     for (int b = 0; b < boxes && !result; b++)
-        if (!give_goal(s, b, ++s->fg_stamp)) result = 1;
+        if (!give_goal(s, b, fresh_stamp(&s->fg_stamp, s->fg_visit, (size_t)s->goals, 0))) result = 1;
     for (int i = 0; i < s->stuck_count; i++) s->fg_frozen[s->stuck[i]] = 0;
     return result;
 }
@@ -702,6 +716,8 @@ static int freeze_deadlock(Search *s, int cell) {
 #define CORRAL_NODES 2048
 #define CORRAL_TABLE (4 * CORRAL_NODES)
 #define VERDICTS (1 << 18)
+/* The stamps one corral search may take: a node and each of its children's at most. */
+#define CORRAL_STAMPS (1 + (uint32_t)CORRAL_NODES * (1 + 4 * CORRAL_BOXES))
 /* A box-set search's nodes, and how far (steps over the floor) from the
  * pushed box the boxes of its set may stand: the sets that prove deadlocks
  * are small and close, and a search of far-apart boxes seldom ends (no
@@ -776,6 +792,13 @@ static int corral_deadlock(Search *s, int player) {
          * come in, which is for the main search to find. */
         return 0;
     }
+    /* (cs_seen and cs_reach share cs_stamp, which a search below takes at
+     * most once a node and once a child: cleared here, before any is live.) */
+    if (s->cs_stamp >= UINT32_MAX - CORRAL_STAMPS) {
+        memset(s->cs_seen, 0, (size_t)s->size * sizeof(uint32_t));
+        memset(s->cs_reach, 0, (size_t)s->size * sizeof(uint32_t));
+        s->cs_stamp = 0;
+    }
     for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = i + 1;
     s->occupant = occupant;
     int canonical = flood(s, player, s->cs_seen, ++s->cs_stamp);
@@ -787,7 +810,7 @@ static int corral_deadlock(Search *s, int player) {
         return s->verdict[slot] == DEADLOCK;
     }
     s->corral_mode = 1;
-    uint32_t inside = ++s->cs_free_stamp;
+    uint32_t inside = fresh_stamp(&s->cs_free_stamp, s->cs_free_mark, (size_t)s->size, 0);
     for (int f = 0; f < s->cs_free_count; f++) s->cs_free_mark[s->cs_free[f]] = inside;
     int count = 0, result = DEADLOCK;
     corral_store(s, s->cs_cells, canonical, &count);
@@ -859,7 +882,9 @@ static int corral_deadlock(Search *s, int player) {
  * (``pushed``; an older one was judged at an earlier expansion) is searched
  * too, and one that search proves lost is a deadlock (corral_deadlock). */
 static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
-    uint32_t base = s->area_stamp;
+    /* (Its areas take a stamp each, at most one a square, all above ``base``.) */
+    fresh_stamp(&s->area_stamp, s->area, (size_t)s->size, (uint32_t)s->size);
+    uint32_t base = --s->area_stamp;
     int best_pushes = INT32_MAX, found = -1;
     for (int b = 0; b < s->boxes; b++) {
         /* Areas start from free squares next to boxes: any corral has one or
@@ -951,7 +976,7 @@ static void learn_pattern(Search *s, int player);
  * ``limit`` of them and none further than ``radius`` steps, in s->set_order,
  * nearest first; returns how many. */
 static int nearest_boxes(Search *s, int pushed, int limit, int radius) {
-    uint32_t stamp = ++s->seen_stamp;
+    uint32_t stamp = fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0);
     int head = 0, tail = 0, found = 0, level_end = 1, steps = 0;
     s->seen[pushed] = stamp;
     s->queue[tail++] = pushed;
@@ -1101,7 +1126,7 @@ static void learn_pattern(Search *s, int player) {
     int *saved = s->occupant;
     for (int j = 0; j < k; j++) s->cs_occupant[set[j]] = 1;
     s->occupant = s->cs_occupant;
-    uint32_t stamp = ++s->pattern_stamp;
+    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size, 0);
     int own = flood(s, player, s->pattern_marks, stamp);
     memset(s->pattern_area, 0, (size_t)s->area_words * sizeof(uint16_t));
     for (int f = 0; f < s->floor_count; f++) {
@@ -1241,7 +1266,7 @@ static inline int in_order(Search *s, int g) {
 static int plan_peel(Search *s, int k, uint64_t filled) {
     int first = s->room_start[k], count = s->room_start[k + 1] - first;
     for (int i = 0; i < count; i++) s->plan_block[s->goal_cell[s->room_goal[first + i]]] = 1;
-    uint32_t stamp = ++s->plan_stamp;
+    uint32_t stamp = fresh_stamp(&s->plan_stamp, s->plan_reach, (size_t)s->size, 0);
     /* The player may start on any free square (as in packing.py). */
     for (int i = 0; i < s->floor_count; i++) {
         int cell = s->floor_cells[i];
@@ -1360,7 +1385,9 @@ static int out_of_order(Search *s) {
 /* Label the regions of free squares on the board now in ``labels``, each
  * flooded with a new id above *stamp (which it advances); returns how many. */
 static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
-    uint32_t base = *stamp;
+    /* (A label a region, at most one a square, all above ``base``.) */
+    fresh_stamp(stamp, labels, (size_t)s->size, (uint32_t)s->size);
+    uint32_t base = --*stamp;
     int regions = 0;
     for (int i = 0; i < s->floor_count; i++) {
         int cell = s->floor_cells[i];
@@ -1546,7 +1573,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     s->rows[changed] = s->dist + (size_t)cell * s->goals;
     s->child_duals = 0;
     /* The nearest goals, if all different, are the best matching. */
-    s->taken_stamp++;
+    fresh_stamp(&s->taken_stamp, s->goal_taken, (size_t)s->goals, 0);
     int64_t total = 0;
     int clash = 0;
     for (int i = 0; i < n; i++) {
@@ -1738,7 +1765,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
      * flooded afresh at each: the first deepest goal reached has the fewest pushes. */
     int box = s->occupant[from];
     s->occupant[from] = 0;
-    uint32_t visit = ++s->mq_stamp;
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4, 0);
     int head = 0, tail = 0, goal_state = -1;
     s->mq_visit[to * 4 + d] = visit;
     s->mq_parent[to * 4 + d] = -1;
@@ -1747,7 +1774,8 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
         int state = s->mq_state[head++];
         int cell = state >> 2;
         s->occupant[cell] = box;
-        flood(s, cell - s->step[state & 3], s->mq_reach, ++s->mq_reach_stamp);
+        flood(s, cell - s->step[state & 3], s->mq_reach,
+              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size, 0));
         s->occupant[cell] = 0;
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
@@ -1873,7 +1901,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     moved_cells(s, cells, i, to, child, &row_of);
     int pieces = cell_pieces(s, to);
     int child_player = child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
-    if (child_player < 0) child_player = flood(s, stand, s->seen, ++s->seen_stamp);
+    if (child_player < 0) child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0));
     uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
     hash ^= player_mix(s, child_player);
     pack_boxes(s, child, s->key);
@@ -1961,7 +1989,7 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     if (!targets) return -1;
     int box = s->occupant[from];
     s->occupant[from] = 0;
-    uint32_t visit = ++s->mq_stamp;
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4, 0);
     int head = 0, tail = 0, goal_state = -1;
     /* The first pushes, from the node's own area. */
     for (int e = 0; e < 4 && goal_state < 0; e++) {
@@ -1982,7 +2010,8 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
             break;
         }
         s->occupant[cell] = box;
-        flood(s, cell - s->step[state & 3], s->mq_reach, ++s->mq_reach_stamp);
+        flood(s, cell - s->step[state & 3], s->mq_reach,
+              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size, 0));
         s->occupant[cell] = 0;
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
@@ -2051,7 +2080,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         s->occupant[cells[i]] = i + 1;
         s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
     }
-    s->reach_stamp++;
+    fresh_stamp(&s->reach_stamp, s->reached, (size_t)s->size, 0);
     s->reached_low = flood(s, player, s->reached, s->reach_stamp);
     if (s->features) {
         s->node_regions = label_regions(s, s->region, &s->region_stamp);
@@ -2255,7 +2284,7 @@ static int board_probe(Search *s, const uint16_t *cells, int player, int pushed)
     int *saved = s->occupant, *board = s->prober->occupant;
     for (int j = 0; j < k; j++) board[set[j]] = 1;
     s->occupant = board;
-    uint32_t stamp = ++s->pattern_stamp;
+    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size, 0);
     int own = flood(s, player, s->pattern_marks, stamp);
     s->occupant = saved;
     for (int j = 0; j < k; j++) board[set[j]] = 0;
@@ -2624,7 +2653,7 @@ static int add_root(Search *s, uint16_t *cells, int player) {
             cells[j - 1] = swap;
         }
     for (int i = 0; i < n; i++) s->occupant[cells[i]] = i + 1;
-    int canonical = flood(s, player, s->seen, ++s->seen_stamp);
+    int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0));
     for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
     uint64_t hash = 0;
     for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
@@ -2659,7 +2688,8 @@ static int append_moves(Search *s, int64_t node, PyObject *list) {
 static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
-    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0)\n"
+    "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
+    "       stamps=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -2702,7 +2732,9 @@ static const char search_doc[] =
     "novelty (greedy searches only): a child that puts a box on a square, or the player in an\n"
     "area, where no child of the same bound had one before goes first in its open list.\n"
     "weighted (greedy searches only; 0: off): the priority is pushes + weighted * bound\n"
-    "(weighted A*), not the bound alone.";
+    "(weighted A*), not the bound alone.\n"
+    "stamps (tests): the counters of the searches' square marks start here; near 2^32 they\n"
+    "wrap within a short search (each wrap clears its marks).";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -2736,16 +2768,25 @@ static int plan_rooms(Search *s) {
     return 1;
 }
 
+/* Every mark counter of ``s`` set to ``stamp`` (search's ``stamps``: the
+ * tests start them near 2^32, to see them wrap within a short search). */
+static void start_stamps(Search *s, uint32_t stamp) {
+    s->reach_stamp = s->seen_stamp = s->area_stamp = s->region_stamp = s->split_stamp = stamp;
+    s->fg_stamp = s->taken_stamp = s->cs_free_stamp = s->pattern_stamp = s->cs_stamp = stamp;
+    s->plan_stamp = s->mq_stamp = s->mq_reach_stamp = stamp;
+}
+
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0;
+    unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppi", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiI", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted))
+                          &plans, &novelty, &weighted, &stamps))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
@@ -2807,6 +2848,9 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         goto done;
     keep_duals_init(&forward);
     if (two_ends) keep_duals_init(&backward);
+    start_stamps(&forward, stamps);
+    start_stamps(&backward, stamps);
+    if (forward.prober != NULL) start_stamps(forward.prober, stamps);
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
@@ -2840,8 +2884,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         /* The solved position, with the player in each area he may have
          * finished in: one root per area of free squares around the goals. */
         for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
-        backward.area_stamp++;
-        uint32_t base = backward.area_stamp;
+        uint32_t base = fresh_stamp(&backward.area_stamp, backward.area, (size_t)backward.size,
+                                    (uint32_t)backward.size);
         for (int k = 0; k < backward.floor_count && roots_stored; k++) {
             int cell = backward.floor_cells[k];
             if (backward.occupant[cell] || backward.area[cell] > base) continue;

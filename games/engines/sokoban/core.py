@@ -142,6 +142,7 @@ def search(
     plans: bool = False,
     novelty: bool = False,
     weighted: int = 0,
+    stamps: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -196,6 +197,9 @@ def search(
     plus ``weighted`` times the bound, not the bound alone (weighted A*,
     Pohl 1970): on a plateau of the bound the shorter ways go first, where
     a pure greedy search goes ever deeper.
+    ``stamps`` (tests): where the counters of the searches' square marks
+    start; near 2**32 they wrap within a short search, which clears their
+    marks (a search of an hour or more wraps some of them).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -224,5 +228,6 @@ def search(
         plans,
         novelty,
         weighted,
+        stamps,
     )
     return str(status), list(codes), int(expanded), int(generated)
