@@ -462,17 +462,22 @@ static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
     return low;
 }
 
-/* The next stamp of ``*stamp``, the counter of ``marks`` (``count`` of
- * them), with ``room`` more stamps after it free for the caller: where the
- * counter would wrap, the marks are cleared and it starts again. A wrapped
- * counter would let an old mark pass for a new one (a square reached that
- * is not): after some 2^32 stamps, an hour or more of search, which a
- * solve from the command line may take. */
-static uint32_t fresh_stamp(uint32_t *stamp, uint32_t *marks, size_t count, uint32_t room) {
-    if (*stamp >= UINT32_MAX - room) {
-        memset(marks, 0, count * sizeof(uint32_t));
-        *stamp = 0;
-    }
+/* Room for ``room`` more stamps from ``*stamp``, the counter of ``marks``
+ * (``count`` of them): where the counter would wrap, the marks are cleared
+ * and it starts again from 0 (returns 1 then). A wrapped counter would let
+ * an old mark pass for a new one (a square reached that is not): after some
+ * 2^32 stamps, an hour or more of search, which a solve from the command
+ * line may take. */
+static int make_room(uint32_t *stamp, uint32_t *marks, size_t count, uint32_t room) {
+    if (*stamp <= UINT32_MAX - room) return 0;
+    memset(marks, 0, count * sizeof(uint32_t));
+    *stamp = 0;
+    return 1;
+}
+
+/* The next stamp of ``*stamp``, the counter of ``marks`` (see make_room). */
+static inline uint32_t fresh_stamp(uint32_t *stamp, uint32_t *marks, size_t count) {
+    make_room(stamp, marks, count, 1);
     return ++*stamp;
 }
 
@@ -510,11 +515,7 @@ static int cell_pieces(Search *s, int cell) {
     if (runs <= 1) return 1;
     if (sides > 2) return -1;
     uint32_t *mark = s->split_mark;
-    if (s->split_stamp >= UINT32_MAX - 2) {
-        /* (The stamps wrap: old marks could pass for new ones.) */
-        memset(mark, 0, (size_t)s->size * sizeof(uint32_t));
-        s->split_stamp = 0;
-    }
+    make_room(&s->split_stamp, mark, (size_t)s->size, 2);
     uint32_t one = ++s->split_stamp, two = ++s->split_stamp;
     int *queue[2] = {s->split_queue, s->split_queue + s->size};
     int head[2] = {0, 0}, tail[2] = {1, 1}, low[2] = {side[0], side[1]};
@@ -679,7 +680,7 @@ static int frozen_goals_deadlock(Search *s) {
     for (int g = 0; g < s->goals; g++) s->fg_owner[g] = -1;
     int result = 0;
     for (int b = 0; b < boxes && !result; b++)
-        if (!give_goal(s, b, fresh_stamp(&s->fg_stamp, s->fg_visit, (size_t)s->goals, 0))) result = 1;
+        if (!give_goal(s, b, fresh_stamp(&s->fg_stamp, s->fg_visit, (size_t)s->goals))) result = 1;
     for (int i = 0; i < s->stuck_count; i++) s->fg_frozen[s->stuck[i]] = 0;
     return result;
 }
@@ -794,11 +795,8 @@ static int corral_deadlock(Search *s, int player) {
     }
     /* (cs_seen and cs_reach share cs_stamp, which a search below takes at
      * most once a node and once a child: cleared here, before any is live.) */
-    if (s->cs_stamp >= UINT32_MAX - CORRAL_STAMPS) {
-        memset(s->cs_seen, 0, (size_t)s->size * sizeof(uint32_t));
+    if (make_room(&s->cs_stamp, s->cs_seen, (size_t)s->size, CORRAL_STAMPS))
         memset(s->cs_reach, 0, (size_t)s->size * sizeof(uint32_t));
-        s->cs_stamp = 0;
-    }
     for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = i + 1;
     s->occupant = occupant;
     int canonical = flood(s, player, s->cs_seen, ++s->cs_stamp);
@@ -810,7 +808,7 @@ static int corral_deadlock(Search *s, int player) {
         return s->verdict[slot] == DEADLOCK;
     }
     s->corral_mode = 1;
-    uint32_t inside = fresh_stamp(&s->cs_free_stamp, s->cs_free_mark, (size_t)s->size, 0);
+    uint32_t inside = fresh_stamp(&s->cs_free_stamp, s->cs_free_mark, (size_t)s->size);
     for (int f = 0; f < s->cs_free_count; f++) s->cs_free_mark[s->cs_free[f]] = inside;
     int count = 0, result = DEADLOCK;
     corral_store(s, s->cs_cells, canonical, &count);
@@ -883,8 +881,8 @@ static int corral_deadlock(Search *s, int player) {
  * too, and one that search proves lost is a deadlock (corral_deadlock). */
 static int pi_corral(Search *s, const uint16_t *cells, int player, int pushed) {
     /* (Its areas take a stamp each, at most one a square, all above ``base``.) */
-    fresh_stamp(&s->area_stamp, s->area, (size_t)s->size, (uint32_t)s->size);
-    uint32_t base = --s->area_stamp;
+    make_room(&s->area_stamp, s->area, (size_t)s->size, (uint32_t)s->size);
+    uint32_t base = s->area_stamp;
     int best_pushes = INT32_MAX, found = -1;
     for (int b = 0; b < s->boxes; b++) {
         /* Areas start from free squares next to boxes: any corral has one or
@@ -976,7 +974,7 @@ static void learn_pattern(Search *s, int player);
  * ``limit`` of them and none further than ``radius`` steps, in s->set_order,
  * nearest first; returns how many. */
 static int nearest_boxes(Search *s, int pushed, int limit, int radius) {
-    uint32_t stamp = fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0);
+    uint32_t stamp = fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size);
     int head = 0, tail = 0, found = 0, level_end = 1, steps = 0;
     s->seen[pushed] = stamp;
     s->queue[tail++] = pushed;
@@ -1126,7 +1124,7 @@ static void learn_pattern(Search *s, int player) {
     int *saved = s->occupant;
     for (int j = 0; j < k; j++) s->cs_occupant[set[j]] = 1;
     s->occupant = s->cs_occupant;
-    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size, 0);
+    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size);
     int own = flood(s, player, s->pattern_marks, stamp);
     memset(s->pattern_area, 0, (size_t)s->area_words * sizeof(uint16_t));
     for (int f = 0; f < s->floor_count; f++) {
@@ -1266,7 +1264,7 @@ static inline int in_order(Search *s, int g) {
 static int plan_peel(Search *s, int k, uint64_t filled) {
     int first = s->room_start[k], count = s->room_start[k + 1] - first;
     for (int i = 0; i < count; i++) s->plan_block[s->goal_cell[s->room_goal[first + i]]] = 1;
-    uint32_t stamp = fresh_stamp(&s->plan_stamp, s->plan_reach, (size_t)s->size, 0);
+    uint32_t stamp = fresh_stamp(&s->plan_stamp, s->plan_reach, (size_t)s->size);
     /* The player may start on any free square (as in packing.py). */
     for (int i = 0; i < s->floor_count; i++) {
         int cell = s->floor_cells[i];
@@ -1386,8 +1384,8 @@ static int out_of_order(Search *s) {
  * flooded with a new id above *stamp (which it advances); returns how many. */
 static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
     /* (A label a region, at most one a square, all above ``base``.) */
-    fresh_stamp(stamp, labels, (size_t)s->size, (uint32_t)s->size);
-    uint32_t base = --*stamp;
+    make_room(stamp, labels, (size_t)s->size, (uint32_t)s->size);
+    uint32_t base = *stamp;
     int regions = 0;
     for (int i = 0; i < s->floor_count; i++) {
         int cell = s->floor_cells[i];
@@ -1573,7 +1571,7 @@ static int64_t child_bound(Search *s, int changed, int cell) {
     s->rows[changed] = s->dist + (size_t)cell * s->goals;
     s->child_duals = 0;
     /* The nearest goals, if all different, are the best matching. */
-    fresh_stamp(&s->taken_stamp, s->goal_taken, (size_t)s->goals, 0);
+    fresh_stamp(&s->taken_stamp, s->goal_taken, (size_t)s->goals);
     int64_t total = 0;
     int clash = 0;
     for (int i = 0; i < n; i++) {
@@ -1765,7 +1763,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
      * flooded afresh at each: the first deepest goal reached has the fewest pushes. */
     int box = s->occupant[from];
     s->occupant[from] = 0;
-    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4, 0);
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
     int head = 0, tail = 0, goal_state = -1;
     s->mq_visit[to * 4 + d] = visit;
     s->mq_parent[to * 4 + d] = -1;
@@ -1775,7 +1773,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
         int cell = state >> 2;
         s->occupant[cell] = box;
         flood(s, cell - s->step[state & 3], s->mq_reach,
-              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size, 0));
+              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
         s->occupant[cell] = 0;
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
@@ -1901,7 +1899,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     moved_cells(s, cells, i, to, child, &row_of);
     int pieces = cell_pieces(s, to);
     int child_player = child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
-    if (child_player < 0) child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0));
+    if (child_player < 0)
+        child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
     uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
     hash ^= player_mix(s, child_player);
     pack_boxes(s, child, s->key);
@@ -1989,7 +1988,7 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     if (!targets) return -1;
     int box = s->occupant[from];
     s->occupant[from] = 0;
-    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4, 0);
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
     int head = 0, tail = 0, goal_state = -1;
     /* The first pushes, from the node's own area. */
     for (int e = 0; e < 4 && goal_state < 0; e++) {
@@ -2011,7 +2010,7 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
         }
         s->occupant[cell] = box;
         flood(s, cell - s->step[state & 3], s->mq_reach,
-              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size, 0));
+              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
         s->occupant[cell] = 0;
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
@@ -2080,7 +2079,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         s->occupant[cells[i]] = i + 1;
         s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
     }
-    fresh_stamp(&s->reach_stamp, s->reached, (size_t)s->size, 0);
+    fresh_stamp(&s->reach_stamp, s->reached, (size_t)s->size);
     s->reached_low = flood(s, player, s->reached, s->reach_stamp);
     if (s->features) {
         s->node_regions = label_regions(s, s->region, &s->region_stamp);
@@ -2284,7 +2283,7 @@ static int board_probe(Search *s, const uint16_t *cells, int player, int pushed)
     int *saved = s->occupant, *board = s->prober->occupant;
     for (int j = 0; j < k; j++) board[set[j]] = 1;
     s->occupant = board;
-    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size, 0);
+    uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size);
     int own = flood(s, player, s->pattern_marks, stamp);
     s->occupant = saved;
     for (int j = 0; j < k; j++) board[set[j]] = 0;
@@ -2653,7 +2652,7 @@ static int add_root(Search *s, uint16_t *cells, int player) {
             cells[j - 1] = swap;
         }
     for (int i = 0; i < n; i++) s->occupant[cells[i]] = i + 1;
-    int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size, 0));
+    int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
     for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
     uint64_t hash = 0;
     for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
@@ -2884,8 +2883,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         /* The solved position, with the player in each area he may have
          * finished in: one root per area of free squares around the goals. */
         for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
-        uint32_t base = fresh_stamp(&backward.area_stamp, backward.area, (size_t)backward.size,
-                                    (uint32_t)backward.size);
+        make_room(&backward.area_stamp, backward.area, (size_t)backward.size, (uint32_t)backward.size + 1);
+        uint32_t base = ++backward.area_stamp;
         for (int k = 0; k < backward.floor_count && roots_stored; k++) {
             int cell = backward.floor_cells[k];
             if (backward.occupant[cell] || backward.area[cell] > base) continue;
