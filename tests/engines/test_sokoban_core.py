@@ -318,8 +318,11 @@ def test_whole_board_probes_prove_positions_lost_that_box_sets_miss_and_learn_th
     # expansions, then the same with every 16th expanded position probed by
     # a search of all its boxes (30 expansions at most): the probes prove
     # positions lost that the box sets let through, each loss is shrunk and
-    # learned, and the patterns prune more children an expansion.
-    prepared = core.CoreBoard(Board(load_levels(SHARED / "SokHard.xsb")[83]))
+    # learned, and the patterns prune more children an expansion. (The goal
+    # room's concentric layers, as when these figures were measured: the
+    # order by entrance sends this search elsewhere, where probes prune 1.4
+    # times as many children an expansion, not 1.5.)
+    prepared = core.CoreBoard(Board(load_levels(SHARED / "SokHard.xsb")[83]), entrances=False)
 
     def check(expanded: int) -> None:
         if expanded >= 20_000:
@@ -990,7 +993,7 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     # board says.
     level = load_levels(SHARED / collection)[number - 1]
     board = Board(level)
-    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
     penalty = solver.greedy_run(setting).penalty
     trace = traced_portfolio_search(level, setting, 16_000)
     assert len(trace) >= 25

@@ -10,7 +10,7 @@ from games.engines.sokoban.board import INF, Board, bits
 from games.engines.sokoban.deadlocks import pi_corral, push_deadlock
 from games.engines.sokoban.engine import replay
 from games.engines.sokoban.matching import Matcher, min_matching, rematch, solve_matching
-from games.engines.sokoban.packing import PackingOrder
+from games.engines.sokoban.packing import PackingOrder, entrance_order
 from games.engines.sokoban.solver import (
     UNSOLVABLE,
     _Bidirectional,
@@ -127,6 +127,39 @@ def test_the_packing_order_fills_a_goal_row_from_its_dead_end() -> None:
     assert layers[0] > layers[1] > layers[2]
     assert order.out_of_order(mask(board, (3, 1), (5, 2), (6, 3))) == 1
     assert order.out_of_order(mask(board, (1, 1), (5, 2), (6, 3))) == 0
+
+
+# A row of five goals open at both ends, between two rooms; the boxes are
+# all in the left one.
+TWO_DOOR_ROW = """\
+#################
+#@   #######    #
+# $$ #######    #
+# $$ .....      #
+#  $ #######    #
+#    #######    #
+#################
+"""
+
+
+def test_a_goal_room_is_filled_through_the_entrances_its_boxes_come_from() -> None:
+    board = Board(parse_level(TWO_DOOR_ROW))
+    row = [square(board, x, 3) for x in range(5, 10)]
+    # Peeled from both ends at once, the middle goal is filled first; but the
+    # boxes can only come in from the left, and the middle goal filled first
+    # shuts the two on its right off from all of them.
+    layers = PackingOrder(board, board.goal_mask, -1, pulls=True).layer
+    assert max(row, key=layers.__getitem__) == row[2]
+    # By entrance: the far end first, the row filled from the left inwards.
+    assert entrance_order(board, board.goal_mask) == row[::-1]
+    layers = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True).layer
+    assert [layers[goal] for goal in row] == [0, 1, 2, 3, 4]
+    # The boxes in the right room instead: filled from the right inwards.
+    mirrored = Board(parse_level("\n".join(line[::-1] for line in TWO_DOOR_ROW.splitlines()) + "\n"))
+    row = [square(mirrored, x, 3) for x in range(7, 12)]
+    assert entrance_order(mirrored, mirrored.goal_mask) == row
+    # No order found (here: in no tries at all) leaves the room to its layers.
+    assert entrance_order(board, board.goal_mask, tries=0) is None
 
 
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:

@@ -63,10 +63,12 @@ NEVER: Final = 0xFFFF
 class CoreBoard:
     """A Board flattened into the buffers the core reads, built once per level."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, *, entrances: bool = True) -> None:
+        """``entrances``: the goal rooms' packing order by entrance where one is
+        found (packing.entrance_order), else the concentric layers."""
         self.board = board
         self.floor = _squares(board, board.floor)
-        order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+        order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=entrances)
         self.forward = _targets(board, list(board.goals), board.dist, board.live, order)
         self._backward: Targets | None = None
 

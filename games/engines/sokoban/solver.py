@@ -1055,7 +1055,13 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     if first.optimal or first.status not in (SOLVED, TIME_LIMIT) or time.monotonic() >= end:
         return first
     expanded = budget.expanded
-    prepared = core.CoreBoard(board)
+    # The goal rooms' packing orders (entrance_order's pull searches) take
+    # their time from the whole solve, not from the Python search's slice.
+    budget.deadline = end
+    try:
+        prepared = core.CoreBoard(board)
+    except _Stop:
+        return first
 
     def check(core_expanded: int) -> None:
         budget.expanded = expanded + core_expanded
