@@ -111,10 +111,11 @@ class PackingOrder:
         return count
 
 
-# How many fillings of a room entrance_order tries before it gives up (each
-# costs a pull search per goal still filled): the rooms of the classic sets
-# that have an order take about one a goal (Holland 73's 40 goals: 41), but
-# SokHard 114's 20 goals found none in 20,000 (3 s).
+# How many fillings of a room entrance_order tries for each slack before it
+# gives up on it (each costs a pull search per goal still filled): an order,
+# where one fits, takes about one a goal (Holland 73's 40 goals: 41), but a
+# slack that fits none may take 20,000 and more to say so (Holland 18 at
+# slack 0 and 1, 2.4 s each); 2,000 are about 0.3 s there.
 ORDER_TRIES = 2000
 
 # The slack (in pushes) of the entrances each box may come in through, beyond
@@ -125,7 +126,7 @@ ENTRANCE_SLACKS = (0, 1, 2, 3, 5, 8, INF)
 def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[int] | None:
     """The goals of ``room`` in an order they can be filled, the ones filled
     first staying, each through an entrance with boxes of the start to spare;
-    None where no order is found in ``tries`` fillings.
+    None where no order is found (in ``tries`` fillings for each slack).
 
     Found backwards, from the full room: a box leaves only if it can be
     pulled out to an entrance, every other box of the room staying, with the
@@ -141,8 +142,8 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
         return None
     towards = {door: board.push_distances(door, towards=True) for door in doors}
     nearest = {box: min(towards[door][box] for door in doors) for box in bits(board.start_boxes)}
-    left = tries
     for slack in ENTRANCE_SLACKS:
+        left = tries
         quota = Counter(
             door for box, near in nearest.items() if near < INF
             for door in doors if towards[door][box] <= min(near + slack, INF - 1)
@@ -175,8 +176,6 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
         if empty(room):
             # Pulled out first is filled last.
             return order[::-1]
-        if left <= 0:
-            return None
     return None
 
 
