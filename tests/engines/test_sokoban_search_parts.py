@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from games.engines.sokoban import MICROBAN, load_levels, parse_level
 from games.engines.sokoban.board import INF, Board, bits
 from games.engines.sokoban.deadlocks import pi_corral, push_deadlock
@@ -130,13 +132,24 @@ def test_the_packing_order_fills_a_goal_row_from_its_dead_end() -> None:
 
 
 # A row of five goals open at both ends, between two rooms; the boxes are
-# all in the left one.
+# all in the left one, the player in the right one.
 TWO_DOOR_ROW = """\
 #################
-#@   #######    #
+#    #######   @#
 # $$ #######    #
 # $$ .....      #
 #  $ #######    #
+#    #######    #
+#################
+"""
+
+
+SPLIT_ROW = """\
+#################
+#@   #######    #
+# $$ #######    #
+#  $ .....   $  #
+#    ####### $  #
 #    #######    #
 #################
 """
@@ -158,8 +171,27 @@ def test_a_goal_room_is_filled_through_the_entrances_its_boxes_come_from() -> No
     mirrored = Board(parse_level("\n".join(line[::-1] for line in TWO_DOOR_ROW.splitlines()) + "\n"))
     row = [square(mirrored, x, 3) for x in range(7, 12)]
     assert entrance_order(mirrored, mirrored.goal_mask) == row
+    # Three boxes on the left and two on the right: the row is split between
+    # its doors, each side filled from its far end inwards.
+    board = Board(parse_level(SPLIT_ROW))
+    row = [square(board, x, 3) for x in range(5, 10)]
+    order = entrance_order(board, board.goal_mask)
+    assert order is not None
+    assert [goal for goal in order if goal in row[:3]] == row[2::-1]
+    assert [goal for goal in order if goal in row[3:]] == row[3:]
     # No order found (here: in no tries at all) leaves the room to its layers.
     assert entrance_order(board, board.goal_mask, tries=0) is None
+
+
+def test_a_goal_room_that_can_never_empty_has_no_order_by_entrance() -> None:
+    # The goal in the pocket holds its box for good (the wall two squares
+    # below it: no box is ever pulled off it), so no order empties the room,
+    # and the search says so at once.
+    board = Board(parse_level("#######\n###*###\n# $. @#\n#######\n"))
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    assert order.groups == [board.goal_mask]
+    board.check = lambda: pytest.fail("searched")  # (no pull search at all)
+    assert entrance_order(board, board.goal_mask) is None
 
 
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:

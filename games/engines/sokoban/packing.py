@@ -112,15 +112,22 @@ class PackingOrder:
 
 
 # How many fillings of a room entrance_order tries for each slack before it
-# gives up on it (each costs a pull search per goal still filled): an order,
-# where one fits, takes about one a goal (Holland 73's 40 goals: 41), but a
-# slack that fits none may take 20,000 and more to say so (Holland 18 at
-# slack 0 and 1, 2.4 s each); 2,000 are about 0.3 s there.
-ORDER_TRIES = 2000
+# gives up on it (each costs a pull search per goal still filled, kept for
+# the next slacks): an order, where one fits, takes about one a goal (Holland
+# 73's 40 goals: 41), and on the classic sets 500 find every order that
+# 2,000 do; a slack that fits none takes them all to say so (Grigr2001 78,
+# 36 goals, slacks 0 to 5: 0.7 s in all).
+ORDER_TRIES = 500
 
 # The slack (in pushes) of the entrances each box may come in through, beyond
 # its nearest one, tried in turn until an order is found.
 ENTRANCE_SLACKS = (0, 1, 2, 3, 5, 8, INF)
+
+# Larger rooms keep their layers: a try costs a pull search per goal.
+ORDER_GOALS_MAX = 64
+
+# The board's check (the solver's time limit and cancelling) every so many tries.
+CHECK_TRIES = 64
 
 
 def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[int] | None:
@@ -130,74 +137,124 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
 
     Found backwards, from the full room: a box leaves only if it can be
     pulled out to an entrance, every other box of the room staying, with the
-    player coming from outside (the boxes outside the room do not count). Each
-    entrance may take as many boxes as start nearest to it (by pushes, alone
-    on the board); where no order fits those counts, boxes within 1, 2, ...
-    pushes of their nearest entrance count for the farther ones too. Among
-    the boxes that can leave, one through the entrance with most to spare
-    goes first; a filling that leads nowhere is not tried again.
+    player coming from outside: the parts of the floor that the full room
+    leaves a box of the start or the player in (the boxes outside the room
+    do not count). Each entrance may take as many boxes as start nearest to
+    it (by pushes, alone on the board: every box of the start, those of
+    other rooms too); where no order fits those counts,
+    boxes within 1, 2, ... pushes of their nearest entrance count for the
+    farther ones too. Among the boxes that can leave, one through the
+    entrance with most to spare goes first. A filling that led nowhere is
+    not tried again, whatever entrances the way to it used: that may miss
+    an order that fits a slack, and then a wider slack's is taken.
     """
-    doors = _doors(board, room)
+    if bin(room).count("1") > ORDER_GOALS_MAX or any(
+        not any((board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1 for step in board.steps)
+        for goal in bits(room)
+    ):
+        # (A goal no box can ever be pulled off: the room never empties.)
+        return None
+    outside = _outside(board, room)
+    doors = _doors(board, room, outside)
     if not doors:
         return None
     towards = {door: board.push_distances(door, towards=True) for door in doors}
     nearest = {box: min(towards[door][box] for door in doors) for box in bits(board.start_boxes)}
+    # Where each goal's box can leave to, by the goals still filled: the
+    # same fillings come up again under every slack.
+    exits: dict[tuple[int, int], set[int]] = {}
+    # The widest slack first: where even it fits no order, none does.
+    if _order(board, room, outside, Counter(doors * len(nearest)), tries, exits) is None:
+        return None
+    # A box that starts on a goal of the room and can never leave it need not
+    # come in: it may stand for a box through any entrance.
+    inside = Counter(doors * sum(1 for box, near in nearest.items() if near == INF and (room >> box) & 1))
     for slack in ENTRANCE_SLACKS:
-        left = tries
-        quota = Counter(
+        quota = inside + Counter(
             door for box, near in nearest.items() if near < INF
             for door in doors if towards[door][box] <= min(near + slack, INF - 1)
         )
-        order: list[int] = []
-        used: Counter[int] = Counter()
-        dead: set[int] = set()
-
-        def empty(filled: int) -> bool:
-            # Depth first: one goal out of ``filled`` at a time; True once all are out.
-            nonlocal left
-            if not filled:
-                return True
-            if filled in dead or left <= 0:
-                return False
-            left -= 1
-            ways = [(goal, door) for goal in bits(filled) for door in _exits(board, room, filled, goal)
-                    if used[door] < quota[door]]
-            ways.sort(key=lambda way: used[way[1]] - quota[way[1]])
-            for goal, door in ways:
-                used[door] += 1
-                order.append(goal)
-                if empty(filled & ~(1 << goal)):
-                    return True
-                order.pop()
-                used[door] -= 1
-            dead.add(filled)
-            return False
-
-        if empty(room):
-            # Pulled out first is filled last.
-            return order[::-1]
+        order = _order(board, room, outside, quota, tries, exits)
+        if order is not None:
+            return order
     return None
 
 
-def _doors(board: Board, room: int) -> set[int]:
-    """The squares outside ``room`` from which a box can be pushed into it."""
+def _order(
+    board: Board, room: int, outside: int, quota: Counter[int], tries: int, exits: dict[tuple[int, int], set[int]]
+) -> list[int] | None:
+    """entrance_order's search for one set of counts, ``quota`` boxes through each
+    entrance; ``exits`` keeps _exits' answers by (filling, goal)."""
+    order: list[int] = []
+    used: Counter[int] = Counter()
+    dead: set[int] = set()
+    left = tries
+
+    def empty(filled: int) -> bool:
+        # Depth first: one goal out of ``filled`` at a time; True once all are out.
+        nonlocal left
+        if not filled:
+            return True
+        if filled in dead or left <= 0:
+            return False
+        left -= 1
+        if left % CHECK_TRIES == 0:
+            board.check()
+        ways = []
+        for goal in bits(filled):
+            doors = exits.get((filled, goal))
+            if doors is None:
+                doors = exits[filled, goal] = _exits(board, room, outside, filled, goal)
+            ways += [(goal, door) for door in doors if used[door] < quota[door]]
+        ways.sort(key=lambda way: used[way[1]] - quota[way[1]])
+        for goal, door in ways:
+            used[door] += 1
+            order.append(goal)
+            if empty(filled & ~(1 << goal)):
+                return True
+            order.pop()
+            used[door] -= 1
+        dead.add(filled)
+        return False
+
+    # Pulled out first is filled last.
+    return order[::-1] if empty(room) else None
+
+
+def _outside(board: Board, room: int) -> int:
+    """The floor around ``room`` that boxes may come in from: each part of the
+    floor the full room cuts off from the rest counts where a box or the player
+    starts there (a pocket shut in by the room's goals does not)."""
+    rest = board.floor & ~room
+    starts = (board.start_boxes & ~room) | (1 << board.start_player)
+    outside = 0
+    while rest:
+        part = board.reach(rest & -rest, room)
+        if part & starts:
+            outside |= part
+        rest &= ~part
+    return outside
+
+
+def _doors(board: Board, room: int, outside: int) -> list[int]:
+    """The squares of ``outside`` from which a box can be pushed into ``room``
+    (the player behind it, maybe on a goal of the room still empty)."""
     doors = set()
     for goal in bits(room):
         for step in board.steps:
             door = goal - step
-            if (board.floor >> door) & 1 and not (room >> door) & 1 and (board.floor >> (door - step)) & 1:
+            if (outside >> door) & 1 and (board.floor >> (door - step)) & 1:
                 doors.add(door)
-    return doors
+    return sorted(doors)
 
 
-def _exits(board: Board, room: int, filled: int, goal: int) -> set[int]:
-    """The squares out of ``room`` to which the box on ``goal`` can be pulled,
-    the others of ``filled`` staying, with the player coming from outside."""
+def _exits(board: Board, room: int, outside: int, filled: int, goal: int) -> set[int]:
+    """The squares of ``outside`` to which the box on ``goal`` can be pulled,
+    the others of ``filled`` staying, the player coming from ``outside``."""
     steps = board.steps
     others = filled & ~(1 << goal)
     free = board.floor & ~others
-    outside = board.floor & ~room & ~others
-    start = (goal, board.reach(outside & ~(1 << goal), others | (1 << goal)))
+    start = (goal, board.reach(outside & ~others & ~(1 << goal), others | (1 << goal)))
     seen = {start}
     stack = [start]
     exits = set()
@@ -208,9 +265,10 @@ def _exits(board: Board, room: int, filled: int, goal: int) -> set[int]:
             onto, back = box + step, box + 2 * step
             if not (area >> onto) & 1 or not (free >> back) & 1:
                 continue
-            if not (room >> onto) & 1:
+            if (outside >> onto) & 1:
                 exits.add(onto)
                 continue
+            # (On the room's goals or a pocket of floor that they shut in, the box goes on.)
             state = (onto, board.reach(1 << back, others | (1 << onto)))
             if state not in seen:
                 seen.add(state)

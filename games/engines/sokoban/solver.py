@@ -1055,13 +1055,6 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     if first.optimal or first.status not in (SOLVED, TIME_LIMIT) or time.monotonic() >= end:
         return first
     expanded = budget.expanded
-    # The goal rooms' packing orders (entrance_order's pull searches) take
-    # their time from the whole solve, not from the Python search's slice.
-    budget.deadline = end
-    try:
-        prepared = core.CoreBoard(board)
-    except _Stop:
-        return first
 
     def check(core_expanded: int) -> None:
         budget.expanded = expanded + core_expanded
@@ -1070,6 +1063,15 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     def first_answer() -> SolveResult:
         """The Python search's answer, given now (with the time and positions spent since)."""
         return replace(first, expanded=budget.expanded, generated=budget.generated, seconds=budget.seconds)
+
+    # The goal rooms' packing orders (entrance_order's searches, which check
+    # the budget now and then) take their time from the whole solve, not from
+    # the Python search's slice.
+    budget.deadline = end
+    try:
+        prepared = core.CoreBoard(board)
+    except _Stop as stop:
+        return first_answer() if first.solved else _unsolved("best", stop.status, budget, title)
 
     # Each search in turn, with its deadline.
     runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
