@@ -254,7 +254,8 @@ def _exits(board: Board, room: int, outside: int, filled: int, goal: int) -> set
     steps = board.steps
     others = filled & ~(1 << goal)
     free = board.floor & ~others
-    start = (goal, board.reach(outside & ~others & ~(1 << goal), others | (1 << goal)))
+    # (``outside`` holds no square of the room: nothing to take off it.)
+    start = (goal, board.reach(outside, others | (1 << goal)))
     seen = {start}
     stack = [start]
     exits = set()
