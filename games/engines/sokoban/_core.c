@@ -161,6 +161,14 @@ typedef struct Search {
     int *split_queue, split_low;
     int node_regions;
     int *floor_cells, floor_count;
+    /* The board by rows, a bit a square, where it is at most 64 squares wide
+     * (``row_bits``; else floods go square by square): each occupant array
+     * holds its boxes' rows too, from its int ``rows_at`` on (box_rows), kept
+     * by occupy; the floor's rows, and a flood's scratch rows. */
+    int row_bits, height, rows_at, fill_steps;
+    uint16_t *cell_row;
+    uint8_t *cell_column;
+    uint64_t *floor_rows, *fill_reach, *fill_free;
     int *floor_index; /* a floor square's place in floor_cells; -1 off the floor */
     /* Node keys (pack_boxes): bits for the floor squares or a list of squares,
      * their bytes, and a key made for a lookup. */
@@ -232,8 +240,8 @@ typedef struct Search {
     uint64_t *cs_hashes, *verdict_key;
     uint8_t *verdict;
     /* Matching: the expanded node's rows, prices and owners (1-based). */
-    int64_t *row_price, *column_price, *row_price2, *column_price2, *slack;
-    int *owner, *owner2, *way, *pending;
+    int64_t *row_price, *column_price, *row_price2, *column_price2, *slack, *reached_at;
+    int *owner, *owner2, *way, *pending, *settled;
     uint8_t *used;
     int duals_ready;
     int64_t duals_total;
@@ -442,9 +450,38 @@ static Entry next_entry(Search *s) {
 
 /* --- the player's area ---------------------------------------------------- */
 
-/* Flood from ``start`` over free squares, marking ``marks`` with ``stamp``;
- * returns the lowest square reached. */
-static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
+static inline uint64_t *box_rows(const Search *s, int *occupant) {
+    return (uint64_t *)(void *)(occupant + s->rows_at);
+}
+
+/* Put ``box`` (a box's index + 1, or 0 for none) on ``cell`` of ``occupant``
+ * (s->occupant or another board of the search's size), its rows kept with it.
+ * Every write to a board goes through here. */
+static inline void occupy(const Search *s, int *occupant, int cell, int box) {
+    occupant[cell] = box;
+    if (!s->row_bits) return;
+    uint64_t *rows = box_rows(s, occupant), bit = 1ULL << s->cell_column[cell];
+    if (box) rows[s->cell_row[cell]] |= bit;
+    else rows[s->cell_row[cell]] &= ~bit;
+}
+
+/* The squares of ``free`` (one row) joined along the row to a square of
+ * ``seed``: upwards by the carry of an addition, which runs through a run of
+ * free squares and stops at its end; downwards by doubling shifts (``steps``
+ * of them reach across the widest row). */
+static inline uint64_t row_fill(uint64_t seed, uint64_t free, int steps) {
+    seed &= free;
+    uint64_t up = ((free + seed) ^ free) & free;
+    uint64_t down = seed, through = free;
+    for (int shift = 1; steps > 0; steps--, shift <<= 1) {
+        down |= through & (down >> shift);
+        through &= through >> shift;
+    }
+    return up | down;
+}
+
+/* flood's square-by-square search: boards over 64 squares wide. */
+static int flood_squares(Search *s, int start, uint32_t *marks, uint32_t stamp) {
     int head = 0, tail = 0, low = start;
     marks[start] = stamp;
     s->queue[tail++] = start;
@@ -457,6 +494,64 @@ static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
                 marks[next] = stamp;
                 s->queue[tail++] = next;
             }
+        }
+    }
+    return low;
+}
+
+/* Flood from ``start`` over free squares, marking ``marks`` with ``stamp``;
+ * returns the lowest square reached. Row by row, a 64-bit word a row: each
+ * row's free squares joined to those reached above it (a sweep down) or
+ * below it (a sweep up), until a sweep up reaches nothing new. The floods
+ * were over a third of the search's CPU square by square (a queue, and
+ * three tests of each neighbour); a room is filled in a few sweeps. */
+static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
+    /* (From a square that is not free, as the square-by-square search does.) */
+    if (!s->row_bits || !s->floor[start] || s->occupant[start]) return flood_squares(s, start, marks, stamp);
+    const int h = s->height, w = s->width, steps = s->fill_steps;
+    const uint64_t *boxes = box_rows(s, s->occupant);
+#ifdef SOKOBAN_CHECK_ROWS /* (built with it, every flood checks that the rows and squares agree) */
+    for (int c = 0; c < s->size; c++)
+        if (!!s->occupant[c] != (int)((boxes[s->cell_row[c]] >> s->cell_column[c]) & 1)) abort();
+#endif
+    uint64_t *restrict reach = s->fill_reach, *restrict free = s->fill_free;
+    for (int y = 0; y < h; y++) {
+        free[y] = s->floor_rows[y] & ~boxes[y];
+        reach[y] = 0;
+    }
+    int first = s->cell_row[start], top = first, bottom = first;
+    reach[first] = row_fill(1ULL << s->cell_column[start], free[first], steps);
+    int more = 1;
+    while (more) {
+        for (int y = top + 1; y < h; y++) {
+            uint64_t seed = reach[y - 1] & free[y] & ~reach[y];
+            if (!seed) {
+                if (y > bottom) break;
+                continue;
+            }
+            reach[y] |= row_fill(seed, free[y], steps);
+            if (y > bottom) bottom = y;
+        }
+        more = 0;
+        for (int y = bottom - 1; y >= 0; y--) {
+            uint64_t seed = reach[y + 1] & free[y] & ~reach[y];
+            if (!seed) {
+                if (y < top) break;
+                continue;
+            }
+            reach[y] |= row_fill(seed, free[y], steps);
+            if (y < top) top = y;
+            more = 1;
+        }
+    }
+    int low = -1;
+    for (int y = top; y <= bottom; y++) {
+        uint64_t bits = reach[y];
+        int row = y * w;
+        if (bits && low < 0) low = row + __builtin_ctzll(bits);
+        while (bits) {
+            marks[row + __builtin_ctzll(bits)] = stamp;
+            bits &= bits - 1;
         }
     }
     return low;
@@ -797,12 +892,12 @@ static int corral_deadlock(Search *s, int player) {
      * most once a node and once a child: cleared here, before any is live.) */
     if (make_room(&s->cs_stamp, s->cs_seen, (size_t)s->size, CORRAL_STAMPS))
         memset(s->cs_reach, 0, (size_t)s->size * sizeof(uint32_t));
-    for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = i + 1;
+    for (int i = 0; i < k; i++) occupy(s, occupant, s->cs_cells[i], i + 1);
     s->occupant = occupant;
     int canonical = flood(s, player, s->cs_seen, ++s->cs_stamp);
     uint64_t key = corral_key(s, s->cs_cells, k, canonical);
     size_t slot = (size_t)(key ^ (key >> 29)) & (VERDICTS - 1);
-    for (int i = 0; i < k; i++) occupant[s->cs_cells[i]] = 0;
+    for (int i = 0; i < k; i++) occupy(s, occupant, s->cs_cells[i], 0);
     if (s->verdict_key[slot] == key) {
         s->occupant = saved;
         return s->verdict[slot] == DEADLOCK;
@@ -815,7 +910,7 @@ static int corral_deadlock(Search *s, int player) {
     uint16_t *cells = s->cs_child + CORRAL_BOXES + 1, *child = s->cs_child;
     for (int node = 0; node < count && result == DEADLOCK; node++) {
         memcpy(cells, s->cs_nodes + (size_t)node * (CORRAL_BOXES + 1), (size_t)(k + 1) * 2);
-        for (int i = 0; i < k; i++) occupant[cells[i]] = i + 1;
+        for (int i = 0; i < k; i++) occupy(s, occupant, cells[i], i + 1);
         uint32_t stamp = ++s->cs_stamp;
         int node_low = flood(s, cells[k], s->cs_reach, stamp);
         for (int f = 0; f < s->cs_free_count; f++)
@@ -826,8 +921,8 @@ static int corral_deadlock(Search *s, int player) {
                 int to = from + s->step[d];
                 if (s->cs_reach[from - s->step[d]] != stamp || !s->floor[to] || occupant[to] || !s->live[to])
                     continue;
-                occupant[from] = 0;
-                occupant[to] = i + 1;
+                occupy(s, occupant, from, 0);
+                occupy(s, occupant, to, i + 1);
                 if (!freeze_deadlock(s, to)) {
                     /* The child's boxes, sorted, and whether all are on goals. */
                     int c = 0, placed = 0, solved = s->goal_of[to] >= 0;
@@ -859,11 +954,11 @@ static int corral_deadlock(Search *s, int player) {
                         if (result == DEADLOCK && corral_store(s, child, low, &count) == -2) result = UNKNOWN;
                     }
                 }
-                occupant[to] = 0;
-                occupant[from] = i + 1;
+                occupy(s, occupant, to, 0);
+                occupy(s, occupant, from, i + 1);
             }
         }
-        for (int i = 0; i < k; i++) occupant[cells[i]] = 0;
+        for (int i = 0; i < k; i++) occupy(s, occupant, cells[i], 0);
     }
     for (int node = 0; node < count; node++) s->cs_table[s->cs_slot[node]] = -1;
     s->corral_mode = 0;
@@ -1122,7 +1217,7 @@ static void learn_pattern(Search *s, int player) {
     s->cs_boxes = k;
     memcpy(s->cs_cells, set, (size_t)k * sizeof(uint16_t));
     int *saved = s->occupant;
-    for (int j = 0; j < k; j++) s->cs_occupant[set[j]] = 1;
+    for (int j = 0; j < k; j++) occupy(s, s->cs_occupant, set[j], 1);
     s->occupant = s->cs_occupant;
     uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size);
     int own = flood(s, player, s->pattern_marks, stamp);
@@ -1138,7 +1233,7 @@ static void learn_pattern(Search *s, int player) {
         if (area_count == AREAS_TRIED) everywhere = 0;
         else areas[area_count++] = flood(s, cell, s->pattern_marks, stamp);
     }
-    for (int j = 0; j < k; j++) s->cs_occupant[set[j]] = 0;
+    for (int j = 0; j < k; j++) occupy(s, s->cs_occupant, set[j], 0);
     s->occupant = saved;
     for (int a = 0; a < area_count && everywhere; a++)
         if (!corral_deadlock(s, areas[a])) everywhere = 0;
@@ -1168,47 +1263,64 @@ static inline int64_t cost(Search *s, int row, int column) {
     return pushes == 65535 ? INF : pushes;
 }
 
-/* Rows are boxes, columns goals: a probe (board_probe) may have fewer boxes than goals. */
+/* Rows are boxes, columns goals: a probe (board_probe) may have fewer boxes than goals.
+ * One augmenting path from ``row`` (Hungarian method, shortest paths by
+ * reduced cost). The prices of the columns reached are settled once, at the
+ * end, from the distance at which each was reached, rather than after every
+ * step: each step is then one pass over the columns instead of two, and the
+ * matching bound of the levels with 30 boxes and more was a third of the
+ * search's CPU. s->slack holds each column's distance plus the distance
+ * already run when it was last lowered, so the columns never reached need
+ * no update either; the paths and prices are the ones a step-by-step update
+ * gives. */
 static void augment(Search *s, int row, int64_t *row_price, int64_t *column_price, int *owner) {
-    int n = s->goals;
-    int64_t huge = (int64_t)INF * (n + 1);
+    const int n = s->goals;
+    const int64_t huge = (int64_t)INF * (n + 1);
+    int64_t *restrict reach = s->slack, *restrict reached_at = s->reached_at;
+    uint8_t *restrict used = s->used;
+    int *restrict way = s->way, *restrict settled = s->settled;
     for (int j = 0; j <= n; j++) {
-        s->slack[j] = huge;
-        s->used[j] = 0;
-        s->way[j] = 0;
+        reach[j] = huge;
+        used[j] = 0;
+        way[j] = 0;
     }
     owner[0] = row;
-    int column = 0;
+    int column = 0, count = 0;
+    int64_t run = 0; /* the distance run so far */
     while (1) {
-        s->used[column] = 1;
+        used[column] = 1;
+        reached_at[column] = run;
+        settled[count++] = column;
         int current = owner[column];
-        int64_t delta = huge;
+        const uint16_t *costs = s->rows[current - 1];
+        const int64_t base = run - row_price[current];
+        int64_t best = huge + run;
         int nearest = 0;
         for (int j = 1; j <= n; j++) {
-            if (s->used[j]) continue;
-            int64_t reduced = cost(s, current, j) - row_price[current] - column_price[j];
-            if (reduced < s->slack[j]) {
-                s->slack[j] = reduced;
-                s->way[j] = column;
+            if (used[j]) continue;
+            int64_t pushes = costs[j - 1] == 65535 ? INF : costs[j - 1];
+            int64_t through = pushes - column_price[j] + base;
+            if (through < reach[j]) {
+                reach[j] = through;
+                way[j] = column;
             }
-            if (s->slack[j] < delta) {
-                delta = s->slack[j];
+            if (reach[j] < best) {
+                best = reach[j];
                 nearest = j;
             }
         }
-        for (int j = 0; j <= n; j++) {
-            if (s->used[j]) {
-                row_price[owner[j]] += delta;
-                column_price[j] -= delta;
-            } else {
-                s->slack[j] -= delta;
-            }
-        }
+        run = best;
         column = nearest;
         if (owner[column] == 0) break;
     }
+    for (int k = 0; k < count; k++) {
+        int j = settled[k];
+        int64_t delta = run - reached_at[j];
+        row_price[owner[j]] += delta;
+        column_price[j] -= delta;
+    }
     while (column) {
-        int previous = s->way[column];
+        int previous = way[column];
         owner[column] = owner[previous];
         column = previous;
     }
@@ -1762,7 +1874,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     /* Breadth first over (square, last push's direction), the player's area
      * flooded afresh at each: the first deepest goal reached has the fewest pushes. */
     int box = s->occupant[from];
-    s->occupant[from] = 0;
+    occupy(s, s->occupant, from, 0);
     uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
     int head = 0, tail = 0, goal_state = -1;
     s->mq_visit[to * 4 + d] = visit;
@@ -1771,10 +1883,10 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     while (head < tail && goal_state < 0) {
         int state = s->mq_state[head++];
         int cell = state >> 2;
-        s->occupant[cell] = box;
+        occupy(s, s->occupant, cell, box);
         flood(s, cell - s->step[state & 3], s->mq_reach,
               fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
-        s->occupant[cell] = 0;
+        occupy(s, s->occupant, cell, 0);
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
             int h = s->goal_of[next];
@@ -1789,7 +1901,7 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
             }
         }
     }
-    s->occupant[from] = box;
+    occupy(s, s->occupant, from, box);
     if (goal_state < 0) return -1;
     int path = 0;
     for (int state = goal_state; s->mq_parent[state] >= 0; state = s->mq_parent[state]) path++;
@@ -1880,8 +1992,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     int n = s->boxes;
     uint16_t *cells = s->cells;
     uint16_t *child = s->child_cells;
-    s->occupant[from] = 0;
-    s->occupant[to] = i + 1;
+    occupy(s, s->occupant, from, 0);
+    occupy(s, s->occupant, to, i + 1);
     int lost = !s->backward && freeze_deadlock(s, to);
     if (!lost && s->pattern_count &&
         pattern_deadlock(s, to, stand, s->box_bits[i] | s->box_bits[n + 1 + i] | square_bit(to))) {
@@ -1890,8 +2002,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         s->pattern_prunes++;
     }
     if (lost) {
-        s->occupant[to] = 0;
-        s->occupant[from] = i + 1;
+        occupy(s, s->occupant, to, 0);
+        occupy(s, s->occupant, from, i + 1);
         if (macro) s->macro_length = macro_mark;
         return RUNNING;
     }
@@ -1925,8 +2037,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         }
     }
     int solved = !skip && !s->backward && bound == 0;
-    s->occupant[to] = 0;
-    s->occupant[from] = i + 1;
+    occupy(s, s->occupant, to, 0);
+    occupy(s, s->occupant, from, i + 1);
     if (skip) {
         if (macro) s->macro_length = macro_mark;
         return RUNNING;
@@ -1987,7 +2099,7 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
         if (!s->occupant[s->goal_cell[h]] && in_order(s, h) && s->dist[(size_t)from * s->goals + h] != 65535) targets++;
     if (!targets) return -1;
     int box = s->occupant[from];
-    s->occupant[from] = 0;
+    occupy(s, s->occupant, from, 0);
     uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
     int head = 0, tail = 0, goal_state = -1;
     /* The first pushes, from the node's own area. */
@@ -2008,10 +2120,10 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
             goal_state = state;
             break;
         }
-        s->occupant[cell] = box;
+        occupy(s, s->occupant, cell, box);
         flood(s, cell - s->step[state & 3], s->mq_reach,
               fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
-        s->occupant[cell] = 0;
+        occupy(s, s->occupant, cell, 0);
         for (int e = 0; e < 4; e++) {
             int next = cell + s->step[e];
             if (!s->floor[next] || s->occupant[next] || !s->live[next] || s->mq_visit[next * 4 + e] == visit) continue;
@@ -2021,7 +2133,7 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
             s->mq_state[tail++] = next * 4 + e;
         }
     }
-    s->occupant[from] = box;
+    occupy(s, s->occupant, from, box);
     if (goal_state < 0) return -1;
     int path = 0;
     for (int state = goal_state; state >= 0; state = s->mq_parent[state]) path++;
@@ -2076,7 +2188,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     s->last_priority = top.priority;
     if (head->parent >= 0 && top.priority < s->best_priority) s->best_priority = top.priority;
     for (int i = 0; i < n; i++) {
-        s->occupant[cells[i]] = i + 1;
+        occupy(s, s->occupant, cells[i], i + 1);
         s->rows[i] = s->dist + (size_t)cells[i] * s->goals;
     }
     fresh_stamp(&s->reach_stamp, s->reached, (size_t)s->size);
@@ -2175,7 +2287,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         outcome = add_child(s, other, node, g, boxes_hash, i, from, macro_end, stand, macro_pushes,
                             (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, found, met);
     }
-    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
     return outcome;
 }
 
@@ -2281,12 +2393,12 @@ static int board_probe(Search *s, const uint16_t *cells, int player, int pushed)
     sort_cells(set, k);
     /* The player's area on the pattern's own board. */
     int *saved = s->occupant, *board = s->prober->occupant;
-    for (int j = 0; j < k; j++) board[set[j]] = 1;
+    for (int j = 0; j < k; j++) occupy(s, board, set[j], 1);
     s->occupant = board;
     uint32_t stamp = fresh_stamp(&s->pattern_stamp, s->pattern_marks, (size_t)s->size);
     int own = flood(s, player, s->pattern_marks, stamp);
     s->occupant = saved;
-    for (int j = 0; j < k; j++) board[set[j]] = 0;
+    for (int j = 0; j < k; j++) occupy(s, board, set[j], 0);
     memset(s->pattern_area, 0, (size_t)s->area_words * sizeof(uint16_t));
     for (int f = 0; f < s->floor_count; f++) {
         int cell = s->floor_cells[f];
@@ -2404,7 +2516,7 @@ static void release(Search *s) {
                        s->occupant, s->reached, s->seen, s->area, s->region, s->split_mark, s->split_queue, s->queue,
                        s->held, s->stuck, s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner, s->owner2,
-                       s->way, s->pending, s->used, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
+                       s->way, s->pending, s->used, s->reached_at, s->settled, s->cell_row, s->cell_column, s->floor_rows, s->fill_reach, s->fill_free, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
                        s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark,
                        s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
@@ -2488,7 +2600,19 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->layer = calloc((size_t)n, sizeof(int));
     s->group = calloc((size_t)n, sizeof(int));
     s->zobrist = calloc((size_t)size, sizeof(uint64_t));
-    s->occupant = calloc((size_t)size, sizeof(int));
+    /* (Boards of up to 64 squares a row: the rows of its boxes after each board's squares.) */
+    s->height = size / width;
+    s->row_bits = width <= 64 && size % width == 0;
+    s->rows_at = s->row_bits ? (size + 1) & ~1 : size;
+    size_t board_ints = (size_t)s->rows_at + (s->row_bits ? 2 * (size_t)s->height : 0);
+    s->cell_row = calloc((size_t)size, sizeof(uint16_t));
+    s->cell_column = calloc((size_t)size, 1);
+    s->floor_rows = calloc((size_t)s->height + 1, sizeof(uint64_t));
+    s->fill_reach = calloc((size_t)s->height + 1, sizeof(uint64_t));
+    s->fill_free = calloc((size_t)s->height + 1, sizeof(uint64_t));
+    for (s->fill_steps = 0; (1 << s->fill_steps) < width; s->fill_steps++) {
+    }
+    s->occupant = calloc(board_ints, sizeof(int));
     s->reached = calloc((size_t)size, sizeof(uint32_t));
     s->seen = calloc((size_t)size, sizeof(uint32_t));
     s->area = calloc((size_t)size, sizeof(uint32_t));
@@ -2514,6 +2638,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->way = calloc((size_t)n + 1, sizeof(int));
     s->pending = calloc((size_t)n + 1, sizeof(int));
     s->used = calloc((size_t)n + 1, 1);
+    s->reached_at = calloc((size_t)n + 1, sizeof(int64_t));
+    s->settled = calloc((size_t)n + 1, sizeof(int));
     s->rows = calloc((size_t)n, sizeof(uint16_t *));
     s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
     s->fg_frozen = calloc((size_t)size, 1);
@@ -2546,7 +2672,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         memset(s->pattern_head, 0xff, (size_t)size * sizeof(int32_t));
     }
     if ((corrals > 1 || s->box_sets || s->patterns) && !backward) {
-        s->cs_occupant = calloc((size_t)size, sizeof(int));
+        s->cs_occupant = calloc(board_ints, sizeof(int));
         s->cs_free = calloc((size_t)size, sizeof(int));
         s->cs_free_mark = calloc((size_t)size, sizeof(uint32_t));
         s->cs_cells = calloc(CORRAL_BOXES, sizeof(uint16_t));
@@ -2573,7 +2699,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !s->seen || !s->area || !s->region || !s->split_mark || !s->split_queue || !s->queue || !s->held ||
         !s->stuck || !s->movable || !s->fence || !s->cells || !s->child_cells || !s->max_empty || !s->goal_taken ||
         !s->row_price || !s->column_price || !s->row_price2 || !s->column_price2 || !s->slack || !s->owner ||
-        !s->owner2 || !s->way || !s->pending || !s->used || !s->rows || !s->box_bits || !s->fg_frozen ||
+        !s->owner2 || !s->way || !s->pending || !s->used || !s->reached_at || !s->settled || !s->cell_row || !s->cell_column ||
+        !s->floor_rows || !s->fill_reach || !s->fill_free || !s->rows || !s->box_bits || !s->fg_frozen ||
         !s->fg_reach || !s->fg_keys || !s->fg_boxes || !s->fg_owner || !s->fg_visit) {
         PyErr_NoMemory();
         return 0;
@@ -2597,6 +2724,9 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
             return 0;
         }
         if (on_floor[c]) s->floor_cells[s->floor_count++] = c;
+        s->cell_row[c] = (uint16_t)(c / width);
+        s->cell_column[c] = (uint8_t)(x < 64 ? x : 0);
+        if (on_floor[c] && s->row_bits) s->floor_rows[c / width] |= 1ULL << x;
     }
     /* The same Zobrist keys at both ends, so that their hashes compare. */
     uint64_t seed = 0x243F6A8885A308D3ULL;
@@ -2651,9 +2781,9 @@ static int add_root(Search *s, uint16_t *cells, int player) {
             cells[j] = cells[j - 1];
             cells[j - 1] = swap;
         }
-    for (int i = 0; i < n; i++) s->occupant[cells[i]] = i + 1;
+    for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], i + 1);
     int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
-    for (int i = 0; i < n; i++) s->occupant[cells[i]] = 0;
+    for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
     uint64_t hash = 0;
     for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
     hash ^= player_mix(s, canonical);
@@ -2688,7 +2818,7 @@ static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
-    "       stamps=0)\n"
+    "       stamps=0, square_floods=False)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -2733,7 +2863,9 @@ static const char search_doc[] =
     "weighted (greedy searches only; 0: off): the priority is pushes + weighted * bound\n"
     "(weighted A*), not the bound alone.\n"
     "stamps (tests): the counters of the searches' square marks start here; near 2^32 they\n"
-    "wrap within a short search (each wrap clears its marks).";
+    "wrap within a short search (each wrap clears its marks).\n"
+    "square_floods (tests): the player's areas are flooded square by square, as on a board over\n"
+    "64 squares wide, not a row at a time; the search is the same.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -2777,15 +2909,15 @@ static void start_stamps(Search *s, uint32_t stamp) {
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
-    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0;
+    int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiI", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted, &stamps))
+                          &plans, &novelty, &weighted, &stamps, &square_floods))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
@@ -2850,6 +2982,11 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     start_stamps(&forward, stamps);
     start_stamps(&backward, stamps);
     if (forward.prober != NULL) start_stamps(forward.prober, stamps);
+    if (square_floods) {
+        /* (No board has a box yet: their rows are never read from here on.) */
+        forward.row_bits = backward.row_bits = 0;
+        if (forward.prober != NULL) forward.prober->row_bits = 0;
+    }
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
@@ -2882,7 +3019,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     if (two_ends && roots_stored) {
         /* The solved position, with the player in each area he may have
          * finished in: one root per area of free squares around the goals. */
-        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+        for (int i = 0; i < n; i++) occupy(&backward, backward.occupant, forward.goal_cell[i], 1);
         make_room(&backward.area_stamp, backward.area, (size_t)backward.size, (uint32_t)backward.size + 1);
         uint32_t base = ++backward.area_stamp;
         for (int k = 0; k < backward.floor_count && roots_stored; k++) {
@@ -2890,12 +3027,12 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
             if (backward.occupant[cell] || backward.area[cell] > base) continue;
             backward.area_stamp++;
             flood(&backward, cell, backward.area, backward.area_stamp);
-            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+            for (int i = 0; i < n; i++) occupy(&backward, backward.occupant, forward.goal_cell[i], 0);
             for (int i = 0; i < n; i++) start[i] = (uint16_t)forward.goal_cell[i];
             roots_stored = add_root(&backward, start, cell);
-            for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 1;
+            for (int i = 0; i < n; i++) occupy(&backward, backward.occupant, forward.goal_cell[i], 1);
         }
-        for (int i = 0; i < n; i++) backward.occupant[forward.goal_cell[i]] = 0;
+        for (int i = 0; i < n; i++) occupy(&backward, backward.occupant, forward.goal_cell[i], 0);
     }
     int64_t found = -1, met = -1;
     int side = 0;
@@ -2963,7 +3100,7 @@ static PyObject *blocked_goals(PyObject *Py_UNUSED(self), PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a box lies off the floor");
             goto done;
         }
-        s.occupant[cell] = (int)i + 1;
+        occupy(&s, s.occupant, cell, (int)i + 1);
     }
     int layered = out_of_order(&s);
     int blocked = 0;

@@ -145,6 +145,7 @@ def search(
     novelty: bool = False,
     weighted: int = 0,
     stamps: int = 0,
+    square_floods: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -202,6 +203,9 @@ def search(
     ``stamps`` (tests): where the counters of the searches' square marks
     start; near 2**32 they wrap within a short search, which clears their
     marks (a search of an hour or more wraps some of them).
+    ``square_floods`` (tests): the player's areas are flooded square by square,
+    as on a board over 64 squares wide, rather than a row of the board at a
+    time (a 64-bit word a row); the search must be the very same.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -231,5 +235,6 @@ def search(
         novelty,
         weighted,
         stamps,
+        square_floods,
     )
     return str(status), list(codes), int(expanded), int(generated)
