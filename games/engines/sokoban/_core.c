@@ -134,7 +134,7 @@ typedef struct Search {
     uint8_t **chunks;
     size_t chunk_count, chunk_capacity;
     int64_t count;
-    int32_t *table;
+    uint64_t *table; /* slots: a node's hash's high half << 32 | its number (SLOT_EMPTY: none) */
     size_t table_capacity;
     /* The open list: one heap, or with ``features`` one heap per feature
      * cell, taken in turn (``cycle`` lists the cells that ever had a node). */
@@ -319,32 +319,44 @@ static void *counted_alloc(Search *s, size_t bytes) {
 
 /* --- the node table ------------------------------------------------------ */
 
+/* The node table's slots hold, beside each node's number, the high half of
+ * its hash, so that a lookup passes over the other nodes of its probe
+ * sequence without reading their records: a record read is a cache miss on
+ * a large search, and most lookups are of new positions, which read every
+ * record of the sequence (the lookups were a fifth of the CPU). */
+#define SLOT_EMPTY UINT64_MAX
+
+static inline uint64_t slot_of(uint64_t hash, int64_t node) {
+    return (hash & 0xFFFFFFFF00000000ULL) | (uint32_t)node;
+}
+
 /* The node of the boxes of ``key`` (pack_boxes) and the player's square; -1: none. */
 static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
     size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
-    while (s->table[i] >= 0) {
-        int64_t node = s->table[i];
+    uint64_t high = hash & 0xFFFFFFFF00000000ULL;
+    for (uint64_t slot; (slot = s->table[i]) != SLOT_EMPTY; i = (i + 1) & mask) {
+        if ((slot & 0xFFFFFFFF00000000ULL) != high) continue;
+        int64_t node = (uint32_t)slot;
         Head *h = node_head(s, node);
         if (h->hash == hash && h->player == player && memcmp(node_key(s, node), key, s->key_bytes) == 0)
             return node;
-        i = (i + 1) & mask;
     }
     return -1;
 }
 
 static int grow_table(Search *s) {
     size_t capacity = s->table_capacity * 2;
-    int32_t *table = counted_alloc(s, capacity * sizeof(int32_t));
+    uint64_t *table = counted_alloc(s, capacity * sizeof(uint64_t));
     if (table == NULL) return 0;
-    memset(table, 0xff, capacity * sizeof(int32_t));
+    memset(table, 0xff, capacity * sizeof(uint64_t));
     for (int64_t node = 0; node < s->count; node++) {
         uint64_t hash = node_head(s, node)->hash;
         size_t i = (size_t)(hash ^ (hash >> 29)) & (capacity - 1);
-        while (table[i] >= 0) i = (i + 1) & (capacity - 1);
-        table[i] = (int32_t)node;
+        while (table[i] != SLOT_EMPTY) i = (i + 1) & (capacity - 1);
+        table[i] = slot_of(hash, node);
     }
-    s->bytes -= s->table_capacity * sizeof(int32_t);
+    s->bytes -= s->table_capacity * sizeof(uint64_t);
     free(s->table);
     s->table = table;
     s->table_capacity = capacity;
@@ -353,7 +365,7 @@ static int grow_table(Search *s) {
 
 /* A new node; -1 when the memory budget is spent. */
 static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int64_t parent, uint32_t move, int g) {
-    if ((size_t)(s->count + 1) * 2 > s->table_capacity && !grow_table(s)) return -1;
+    if ((size_t)(s->count + 1) * 4 > s->table_capacity * 3 && !grow_table(s)) return -1;
     if (s->count >= INT32_MAX - 1) return -1;
     size_t chunk = (size_t)(s->count >> CHUNK_BITS);
     if (chunk >= s->chunk_count) {
@@ -379,8 +391,8 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
     size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
-    while (s->table[i] >= 0) i = (i + 1) & mask;
-    s->table[i] = (int32_t)node;
+    while (s->table[i] != SLOT_EMPTY) i = (i + 1) & mask;
+    s->table[i] = slot_of(hash, node);
     return node;
 }
 
@@ -499,55 +511,71 @@ static int flood_squares(Search *s, int start, uint32_t *marks, uint32_t stamp) 
     return low;
 }
 
-/* Flood from ``start`` over free squares, marking ``marks`` with ``stamp``;
- * returns the lowest square reached. Row by row, a 64-bit word a row: each
- * row's free squares joined to those reached above it (a sweep down) or
- * below it (a sweep up), until a sweep up reaches nothing new. The floods
- * were over a third of the search's CPU square by square (a queue, and
- * three tests of each neighbour); a room is filled in a few sweeps. */
-static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
-    /* (From a square that is not free, as the square-by-square search does.) */
-    if (!s->row_bits || !s->floor[start] || s->occupant[start]) return flood_squares(s, start, marks, stamp);
-    const int h = s->height, w = s->width, steps = s->fill_steps;
+/* The board's free squares a row a word into s->fill_free, and s->fill_reach cleared. */
+static void free_rows(Search *s) {
     const uint64_t *boxes = box_rows(s, s->occupant);
 #ifdef SOKOBAN_CHECK_ROWS /* (built with it, every flood checks that the rows and squares agree) */
     for (int c = 0; c < s->size; c++)
         if (!!s->occupant[c] != (int)((boxes[s->cell_row[c]] >> s->cell_column[c]) & 1)) abort();
 #endif
-    uint64_t *restrict reach = s->fill_reach, *restrict free = s->fill_free;
-    for (int y = 0; y < h; y++) {
-        free[y] = s->floor_rows[y] & ~boxes[y];
-        reach[y] = 0;
+    for (int y = 0; y < s->height; y++) {
+        s->fill_free[y] = s->floor_rows[y] & ~boxes[y];
+        s->fill_reach[y] = 0;
     }
-    int first = s->cell_row[start], top = first, bottom = first;
-    reach[first] = row_fill(1ULL << s->cell_column[start], free[first], steps);
+}
+
+/* The squares of s->fill_free joined to ``seed`` (squares of row ``first``)
+ * into s->fill_reach (clear before), and the rows they span in *top and
+ * *bottom: each row's free squares joined to those reached above it (a
+ * sweep down) or below it (a sweep up), until a sweep up reaches nothing
+ * new; a room is filled in a few sweeps. */
+static void fill_rows(Search *s, int first, uint64_t seed, int *top_row, int *bottom_row) {
+    const int h = s->height, steps = s->fill_steps;
+    uint64_t *restrict reach = s->fill_reach;
+    const uint64_t *restrict free = s->fill_free;
+    int top = first, bottom = first;
+    reach[first] = row_fill(seed, free[first], steps);
     int more = 1;
     while (more) {
         for (int y = top + 1; y < h; y++) {
-            uint64_t seed = reach[y - 1] & free[y] & ~reach[y];
-            if (!seed) {
+            uint64_t from = reach[y - 1] & free[y] & ~reach[y];
+            if (!from) {
                 if (y > bottom) break;
                 continue;
             }
-            reach[y] |= row_fill(seed, free[y], steps);
+            reach[y] |= row_fill(from, free[y], steps);
             if (y > bottom) bottom = y;
         }
         more = 0;
         for (int y = bottom - 1; y >= 0; y--) {
-            uint64_t seed = reach[y + 1] & free[y] & ~reach[y];
-            if (!seed) {
+            uint64_t from = reach[y + 1] & free[y] & ~reach[y];
+            if (!from) {
                 if (y < top) break;
                 continue;
             }
-            reach[y] |= row_fill(seed, free[y], steps);
+            reach[y] |= row_fill(from, free[y], steps);
             if (y < top) top = y;
             more = 1;
         }
     }
-    int low = -1;
+    *top_row = top;
+    *bottom_row = bottom;
+}
+
+/* Flood from ``start`` over free squares, marking ``marks`` with ``stamp``;
+ * returns the lowest square reached. A row of the board at a time
+ * (fill_rows), where it is at most 64 squares wide: the floods were over a
+ * third of the search's CPU square by square (a queue, and three tests of
+ * each neighbour). */
+static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
+    /* (From a square that is not free, as the square-by-square search does.) */
+    if (!s->row_bits || !s->floor[start] || s->occupant[start]) return flood_squares(s, start, marks, stamp);
+    int top, bottom, low = -1;
+    free_rows(s);
+    fill_rows(s, s->cell_row[start], 1ULL << s->cell_column[start], &top, &bottom);
     for (int y = top; y <= bottom; y++) {
-        uint64_t bits = reach[y];
-        int row = y * w;
+        uint64_t bits = s->fill_reach[y];
+        int row = y * s->width;
         if (bits && low < 0) low = row + __builtin_ctzll(bits);
         while (bits) {
             marks[row + __builtin_ctzll(bits)] = stamp;
@@ -1508,6 +1536,25 @@ static int label_regions(Search *s, uint32_t *labels, uint32_t *stamp) {
     return regions;
 }
 
+/* How many regions of free squares the board now has (label_regions' count,
+ * without its labels: a child's feature cell needs no more). */
+static int count_regions(Search *s) {
+    if (!s->row_bits) return label_regions(s, s->area, &s->area_stamp);
+    free_rows(s);
+    int regions = 0;
+    for (int y = 0; y < s->height; y++)
+        while (s->fill_free[y]) {
+            int top, bottom;
+            fill_rows(s, y, s->fill_free[y] & -s->fill_free[y], &top, &bottom);
+            for (int r = top; r <= bottom; r++) {
+                s->fill_free[r] &= ~s->fill_reach[r];
+                s->fill_reach[r] = 0;
+            }
+            regions++;
+        }
+    return regions;
+}
+
 /* The regions of free squares of the child on the board now (its box moved
  * from ``from`` to ``to``; ``pieces``: cell_pieces of ``to``) from the
  * expanded node's (s->region), without labelling the board again: ``from``
@@ -1540,7 +1587,7 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
         if (s->occupant[s->goal_cell[g]]) packed++;
     if (packed < 0) packed = 0;
     int regions = child_regions(s, from, to, pieces);
-    if (regions < 0) regions = label_regions(s, s->area, &s->area_stamp);
+    if (regions < 0) regions = count_regions(s);
     if (regions >= REGIONS) regions = REGIONS - 1;
     return packed * REGIONS + regions;
 }
@@ -2312,8 +2359,8 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
     for (int64_t node = 0; node < p->count; node++) {
         uint64_t hash = node_head(p, node)->hash;
         size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
-        while (p->table[i] != node) i = (i + 1) & mask;
-        p->table[i] = -1;
+        while (p->table[i] != slot_of(hash, node)) i = (i + 1) & mask;
+        p->table[i] = SLOT_EMPTY;
     }
     p->count = 0;
     p->heaps[0].length = 0;
@@ -2761,13 +2808,13 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     for (int c = 0; c < size; c++) s->floor_index[c] = -1;
     for (int i = 0; i < s->floor_count; i++) s->floor_index[s->floor_cells[i]] = i;
     s->record = (sizeof(Head) + s->key_bytes + 7) & ~(size_t)7;
-    s->table_capacity = 1 << 16;
-    s->table = counted_alloc(s, s->table_capacity * sizeof(int32_t));
+    s->table_capacity = 1 << 15; /* (256 KB, as 1 << 16 slots took before they held hashes) */
+    s->table = counted_alloc(s, s->table_capacity * sizeof(uint64_t));
     if (s->table == NULL) {
         PyErr_NoMemory();
         return 0;
     }
-    memset(s->table, 0xff, s->table_capacity * sizeof(int32_t));
+    memset(s->table, 0xff, s->table_capacity * sizeof(uint64_t));
     return 1;
 }
 
