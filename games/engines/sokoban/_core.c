@@ -52,15 +52,18 @@ typedef struct {
     size_t length, capacity;
 } Heap;
 
-/* A learned pattern listed under one of its squares: the record's offset in
- * s->pattern_data, the next link of that square (-1: none), and the
- * pattern's squares folded into 64 bits (square_bit), so that most patterns
- * a position does not hold are passed over without reading their record. */
+/* The learned patterns that hold a square (pattern_store): each one's
+ * squares folded into 64 bits (square_bit), so that most patterns a
+ * position does not hold are passed over without reading their record, and
+ * its record's offset in s->pattern_data, each in an array of the square's
+ * own, read in a row by pattern_deadlock (one list of links for all the
+ * squares, followed link by link, was a cache miss a pattern: 7% of the CPU
+ * where a search had learned some thousands). */
 typedef struct {
-    uint32_t offset;
-    int32_t next;
-    uint64_t squares;
-} PatternLink;
+    uint64_t *squares;
+    uint32_t *offset;
+    int32_t count, capacity;
+} PatternList;
 
 static inline uint64_t square_bit(int cell) { return 1ULL << (cell & 63); }
 
@@ -204,7 +207,7 @@ typedef struct Search {
      * off; the patterns as records [boxes, player square or 0 (anywhere),
      * squares..., and with a player the bits of his area on the boxes' own
      * board, ``area_words`` of them] in ``pattern_data``, listed by each of
-     * their squares (``pattern_head``: a square's first link), their keys
+     * their squares (``pattern_lists``, by square), their keys
      * (no pattern twice), a scratch area, the expansions since the last
      * box-set test and between two, and counts: patterns stored, children
      * they pruned. */
@@ -212,8 +215,7 @@ typedef struct Search {
     uint16_t *pattern_area;
     uint16_t *pattern_data;
     size_t pattern_length;
-    int32_t *pattern_head;
-    PatternLink *pattern_links;
+    PatternList *pattern_lists;
     int32_t pattern_count, pattern_link_count;
     uint64_t *pattern_keys;
     uint32_t *pattern_marks, pattern_stamp;
@@ -230,7 +232,7 @@ typedef struct Search {
     int probe_every, probe_clock, probe_limit;
     struct Search *prober;
     uint16_t *probe_cells, *probe_set, *probe_trial;
-    /* The expanded node's boxes folded as PatternLink's squares: of boxes
+    /* The expanded node's boxes folded as a PatternList's squares: of boxes
      * 0..i-1 (box_bits[i]) and of boxes i+1.. (box_bits[n + 1 + i]). */
     uint64_t *box_bits;
     int64_t probes, probe_finds, probe_patterns;
@@ -1187,10 +1189,27 @@ static int box_set_deadlock(Search *s, int player, int pushed) {
 /* Keep the pattern ``cells`` (sorted, ``k`` boxes), the player's canonical
  * square on their board (0: anywhere) and his area there (s->pattern_area),
  * unless it is known or the table full. */
+/* Room in ``list`` for one more pattern; 0 when memory is short (the
+ * pattern is then not kept: the search only prunes less). */
+static int pattern_room(PatternList *list) {
+    if (list->count < list->capacity) return 1;
+    int32_t capacity = list->capacity ? list->capacity * 2 : 8;
+    uint64_t *squares = realloc(list->squares, (size_t)capacity * sizeof(uint64_t));
+    if (squares == NULL) return 0;
+    list->squares = squares;
+    uint32_t *offset = realloc(list->offset, (size_t)capacity * sizeof(uint32_t));
+    if (offset == NULL) return 0;
+    list->offset = offset;
+    list->capacity = capacity;
+    return 1;
+}
+
 static void pattern_store(Search *s, const uint16_t *cells, int k, int player) {
     if (s->pattern_count >= PATTERN_LIMIT || s->pattern_link_count + k > s->pattern_link_capacity ||
         s->pattern_length + (size_t)k + 2 + (size_t)s->area_words > s->pattern_data_capacity)
         return;
+    for (int j = 0; j < k; j++)
+        if (!pattern_room(&s->pattern_lists[cells[j]])) return;
     uint64_t key = corral_key(s, cells, k, player) | 1;
     size_t i = (size_t)(key ^ (key >> 31)) & (PATTERN_KEYS - 1);
     while (s->pattern_keys[i]) {
@@ -1212,12 +1231,11 @@ static void pattern_store(Search *s, const uint16_t *cells, int k, int player) {
     uint64_t squares = 0;
     for (int j = 0; j < k; j++) squares |= square_bit(cells[j]);
     for (int j = 0; j < k; j++) {
-        int32_t link = s->pattern_link_count++;
-        s->pattern_links[link].offset = offset;
-        s->pattern_links[link].squares = squares;
-        s->pattern_links[link].next = s->pattern_head[cells[j]];
-        s->pattern_head[cells[j]] = link;
+        PatternList *list = &s->pattern_lists[cells[j]];
+        list->squares[list->count] = squares;
+        list->offset[list->count++] = offset;
     }
+    s->pattern_link_count += k;
     s->pattern_count++;
 }
 
@@ -1272,9 +1290,10 @@ static void learn_pattern(Search *s, int player) {
  * ``boxes`` as square_bit does), the player at ``stand``, holds a learned
  * pattern with a box on ``cell``. */
 static int pattern_deadlock(Search *s, int cell, int stand, uint64_t boxes) {
-    for (int32_t link = s->pattern_head[cell]; link >= 0; link = s->pattern_links[link].next) {
-        if (s->pattern_links[link].squares & ~boxes) continue;
-        const uint16_t *record = s->pattern_data + s->pattern_links[link].offset;
+    const PatternList *list = &s->pattern_lists[cell];
+    for (int32_t e = 0; e < list->count; e++) {
+        if (list->squares[e] & ~boxes) continue;
+        const uint16_t *record = s->pattern_data + list->offset[e];
         int k = record[0], all = 1;
         for (int j = 0; j < k && all; j++)
             if (!s->occupant[record[2 + j]]) all = 0;
@@ -2368,8 +2387,7 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
     p->expanded = 0;
     p->boxes = k;
     p->pattern_count = s->pattern_count;
-    p->pattern_head = s->pattern_head;
-    p->pattern_links = s->pattern_links;
+    p->pattern_lists = s->pattern_lists;
     p->pattern_data = s->pattern_data;
     memcpy(s->probe_cells, cells, (size_t)k * sizeof(uint16_t));
     int lost = 0;
@@ -2381,8 +2399,7 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
         lost = outcome == RUNNING && !p->open && !p->shortcuts;
     }
     p->pattern_count = 0;
-    p->pattern_head = NULL;
-    p->pattern_links = NULL;
+    p->pattern_lists = NULL;
     p->pattern_data = NULL;
     return lost;
 }
@@ -2546,6 +2563,11 @@ static void release(Search *s) {
         release(s->prober);
         free(s->prober);
     }
+    /* (A prober's pattern_lists are its search's, and NULL but during a probe.) */
+    for (int c = 0; s->pattern_lists != NULL && c < s->size; c++) {
+        free(s->pattern_lists[c].squares);
+        free(s->pattern_lists[c].offset);
+    }
     free(s->probe_cells);
     free(s->probe_set);
     free(s->probe_trial);
@@ -2567,7 +2589,7 @@ static void release(Search *s) {
                        s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark,
                        s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
-                       s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_head, s->pattern_links, s->pattern_keys,
+                       s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
                        s->plan_block, s->plan_reach, s->plan_table, s->novel_keys};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
@@ -2708,15 +2730,13 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->pattern_data_capacity = (size_t)PATTERN_LIMIT * (size_t)(CORRAL_BOXES + 2 + s->area_words);
         s->pattern_link_capacity = PATTERN_LIMIT * CORRAL_BOXES;
         s->pattern_data = calloc(s->pattern_data_capacity, sizeof(uint16_t));
-        s->pattern_links = calloc((size_t)s->pattern_link_capacity, sizeof(PatternLink));
-        s->pattern_head = malloc((size_t)size * sizeof(int32_t));
+        s->pattern_lists = calloc((size_t)size, sizeof(PatternList));
         s->pattern_keys = calloc(PATTERN_KEYS, sizeof(uint64_t));
         s->pattern_marks = calloc((size_t)size, sizeof(uint32_t));
-        if (!s->pattern_area || !s->pattern_data || !s->pattern_links || !s->pattern_head || !s->pattern_keys || !s->pattern_marks) {
+        if (!s->pattern_area || !s->pattern_data || !s->pattern_lists || !s->pattern_keys || !s->pattern_marks) {
             PyErr_NoMemory();
             return 0;
         }
-        memset(s->pattern_head, 0xff, (size_t)size * sizeof(int32_t));
     }
     if ((corrals > 1 || s->box_sets || s->patterns) && !backward) {
         s->cs_occupant = calloc(board_ints, sizeof(int));
