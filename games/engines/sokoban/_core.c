@@ -332,10 +332,22 @@ static inline uint64_t slot_of(uint64_t hash, int64_t node) {
     return (hash & 0xFFFFFFFF00000000ULL) | (uint32_t)node;
 }
 
+/* Where a lookup of the boxes of ``boxes_hash`` (their Zobrist keys, no
+ * player) starts: the boxes alone pick it, so that add_child can fetch the
+ * slot from memory while it works out the player's square (a child's
+ * positions with other player areas are few, and probe on beside it). */
+static inline size_t box_slot(uint64_t boxes_hash, size_t mask) {
+    return (size_t)(boxes_hash ^ (boxes_hash >> 29)) & mask;
+}
+
+static inline size_t first_slot(Search *s, uint64_t hash, int player, size_t mask) {
+    return box_slot(hash ^ player_mix(s, player), mask);
+}
+
 /* The node of the boxes of ``key`` (pack_boxes) and the player's square; -1: none. */
 static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
-    size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+    size_t i = first_slot(s, hash, player, mask);
     uint64_t high = hash & 0xFFFFFFFF00000000ULL;
     for (uint64_t slot; (slot = s->table[i]) != SLOT_EMPTY; i = (i + 1) & mask) {
         if ((slot & 0xFFFFFFFF00000000ULL) != high) continue;
@@ -353,8 +365,9 @@ static int grow_table(Search *s) {
     if (table == NULL) return 0;
     memset(table, 0xff, capacity * sizeof(uint64_t));
     for (int64_t node = 0; node < s->count; node++) {
-        uint64_t hash = node_head(s, node)->hash;
-        size_t i = (size_t)(hash ^ (hash >> 29)) & (capacity - 1);
+        Head *h = node_head(s, node);
+        uint64_t hash = h->hash;
+        size_t i = first_slot(s, hash, h->player, capacity - 1);
         while (table[i] != SLOT_EMPTY) i = (i + 1) & (capacity - 1);
         table[i] = slot_of(hash, node);
     }
@@ -392,7 +405,7 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     h->closed = 0;
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
-    size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+    size_t i = first_slot(s, hash, player, mask);
     while (s->table[i] != SLOT_EMPTY) i = (i + 1) & mask;
     s->table[i] = slot_of(hash, node);
     return node;
@@ -2058,6 +2071,9 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     int n = s->boxes;
     uint16_t *cells = s->cells;
     uint16_t *child = s->child_cells;
+    uint64_t child_boxes = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
+    __builtin_prefetch(&s->table[box_slot(child_boxes, s->table_capacity - 1)]);
+    if (other != NULL) __builtin_prefetch(&other->table[box_slot(child_boxes, other->table_capacity - 1)]);
     occupy(s, s->occupant, from, 0);
     occupy(s, s->occupant, to, i + 1);
     int lost = !s->backward && freeze_deadlock(s, to);
@@ -2079,8 +2095,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     int child_player = child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
     if (child_player < 0)
         child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
-    uint64_t hash = boxes_hash ^ s->zobrist[from] ^ s->zobrist[to];
-    hash ^= player_mix(s, child_player);
+    uint64_t hash = child_boxes ^ player_mix(s, child_player);
     pack_boxes(s, child, s->key);
     int64_t known = find(s, hash, child_player, s->key);
     int child_g = g + pushes;
@@ -2376,8 +2391,9 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
      * the scan looks for the node itself, not for an empty slot). */
     size_t mask = p->table_capacity - 1;
     for (int64_t node = 0; node < p->count; node++) {
-        uint64_t hash = node_head(p, node)->hash;
-        size_t i = (size_t)(hash ^ (hash >> 29)) & mask;
+        Head *h = node_head(p, node);
+        uint64_t hash = h->hash;
+        size_t i = first_slot(p, hash, h->player, mask);
         while (p->table[i] != slot_of(hash, node)) i = (i + 1) & mask;
         p->table[i] = SLOT_EMPTY;
     }
