@@ -2695,8 +2695,6 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->floor_rows = calloc((size_t)s->height + 1, sizeof(uint64_t));
     s->fill_reach = calloc((size_t)s->height + 1, sizeof(uint64_t));
     s->fill_free = calloc((size_t)s->height + 1, sizeof(uint64_t));
-    for (s->fill_steps = 0; (1 << s->fill_steps) < width; s->fill_steps++) {
-    }
     s->occupant = calloc(board_ints, sizeof(int));
     s->reached = calloc((size_t)size, sizeof(uint32_t));
     s->seen = calloc((size_t)size, sizeof(uint32_t));
@@ -2810,6 +2808,14 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         s->cell_row[c] = (uint16_t)(c / width);
         s->cell_column[c] = (uint8_t)(x < 64 ? x : 0);
         if (on_floor[c] && s->row_bits) s->floor_rows[c / width] |= 1ULL << x;
+    }
+    /* row_fill's shifts: enough to cross the longest run of floor in a row. */
+    int longest = 1;
+    for (int c = 0, run = 0; c < size; c++) {
+        run = on_floor[c] ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    for (s->fill_steps = 0; (1 << s->fill_steps) < longest; s->fill_steps++) {
     }
     /* The same Zobrist keys at both ends, so that their hashes compare. */
     uint64_t seed = 0x243F6A8885A308D3ULL;
