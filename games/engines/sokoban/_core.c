@@ -540,8 +540,8 @@ static void free_rows(Search *s) {
 }
 
 /* The squares of s->fill_free joined to ``seed`` (squares of row ``first``)
- * into s->fill_reach (clear before), and the rows they span in *top and
- * *bottom: each row's free squares joined to those reached above it (a
+ * into s->fill_reach (clear before), and the rows they span in *top_row
+ * and *bottom_row: each row's free squares joined to those reached above it (a
  * sweep down) or below it (a sweep up), until a sweep up reaches nothing
  * new; a room is filled in a few sweeps. */
 static void fill_rows(Search *s, int first, uint64_t seed, int *top_row, int *bottom_row) {
@@ -1199,9 +1199,6 @@ static int box_set_deadlock(Search *s, int player, int pushed) {
 #define PROBE_BUDGET ((size_t)64 << 20)
 #define AREAS_TRIED 4
 
-/* Keep the pattern ``cells`` (sorted, ``k`` boxes), the player's canonical
- * square on their board (0: anywhere) and his area there (s->pattern_area),
- * unless it is known or the table full. */
 /* Room in ``list`` for one more pattern; 0 when memory is short (the
  * pattern is then not kept: the search only prunes less). */
 static int pattern_room(PatternList *list) {
@@ -1217,6 +1214,9 @@ static int pattern_room(PatternList *list) {
     return 1;
 }
 
+/* Keep the pattern ``cells`` (sorted, ``k`` boxes), the player's canonical
+ * square on their board (0: anywhere) and his area there (s->pattern_area),
+ * unless it is known or the table full. */
 static void pattern_store(Search *s, const uint16_t *cells, int k, int player) {
     if (s->pattern_count >= PATTERN_LIMIT || s->pattern_link_count + k > s->pattern_link_capacity ||
         s->pattern_length + (size_t)k + 2 + (size_t)s->area_words > s->pattern_data_capacity)
