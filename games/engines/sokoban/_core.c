@@ -327,9 +327,10 @@ static void *counted_alloc(Search *s, size_t bytes) {
  * a large search, and most lookups are of new positions, which read every
  * record of the sequence (the lookups were a fifth of the CPU). */
 #define SLOT_EMPTY UINT64_MAX
+#define HASH_HIGH 0xFFFFFFFF00000000ULL
 
 static inline uint64_t slot_of(uint64_t hash, int64_t node) {
-    return (hash & 0xFFFFFFFF00000000ULL) | (uint32_t)node;
+    return (hash & HASH_HIGH) | (uint32_t)node;
 }
 
 /* Where a lookup of the boxes of ``boxes_hash`` (their Zobrist keys, no
@@ -348,9 +349,9 @@ static inline size_t first_slot(Search *s, uint64_t hash, int player, size_t mas
 static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
     size_t i = first_slot(s, hash, player, mask);
-    uint64_t high = hash & 0xFFFFFFFF00000000ULL;
+    uint64_t high = hash & HASH_HIGH;
     for (uint64_t slot; (slot = s->table[i]) != SLOT_EMPTY; i = (i + 1) & mask) {
-        if ((slot & 0xFFFFFFFF00000000ULL) != high) continue;
+        if ((slot & HASH_HIGH) != high) continue;
         int64_t node = (uint32_t)slot;
         Head *h = node_head(s, node);
         if (h->hash == hash && h->player == player && memcmp(node_key(s, node), key, s->key_bytes) == 0)
@@ -495,7 +496,7 @@ static inline void occupy(const Search *s, int *occupant, int cell, int box) {
 /* The squares of ``free`` (one row) joined along the row to a square of
  * ``seed``: upwards by the carry of an addition, which runs through a run of
  * free squares and stops at its end; downwards by doubling shifts (``steps``
- * of them reach across the widest row). */
+ * of them reach across the level's longest run of floor in a row). */
 static inline uint64_t row_fill(uint64_t seed, uint64_t free, int steps) {
     seed &= free;
     uint64_t up = ((free + seed) ^ free) & free;
@@ -507,7 +508,8 @@ static inline uint64_t row_fill(uint64_t seed, uint64_t free, int steps) {
     return up | down;
 }
 
-/* flood's square-by-square search: boards over 64 squares wide. */
+/* flood's square-by-square search: boards over 64 squares wide, a flood
+ * from a square that is not free, and search's ``square_floods``. */
 static int flood_squares(Search *s, int start, uint32_t *marks, uint32_t stamp) {
     int head = 0, tail = 0, low = start;
     marks[start] = stamp;
