@@ -146,6 +146,7 @@ def search(
     weighted: int = 0,
     stamps: int = 0,
     square_floods: bool = False,
+    explore: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -236,5 +237,6 @@ def search(
         weighted,
         stamps,
         square_floods,
+        explore,
     )
     return str(status), list(codes), int(expanded), int(generated)
