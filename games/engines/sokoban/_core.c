@@ -262,10 +262,6 @@ typedef struct Search {
      * its priority, and the lowest priority it has expanded. */
     int64_t last_node;
     int32_t last_priority, best_priority;
-    /* Exploration (next_entry): the share of expansions, in percent, that
-     * take an open position at random rather than the best; the generator's state. */
-    int explore;
-    uint64_t random;
     int popped_cell, last_cell; /* (the feature cells' open list it came from) */
 } Search;
 
@@ -466,38 +462,6 @@ static Entry heap_pop(Search *s, Heap *h) {
     return top;
 }
 
-/* The entry at ``at`` out of the heap ``h`` (heap_pop's, from anywhere). */
-static Entry heap_take(Search *s, Heap *h, size_t at) {
-    Entry taken = h->data[at];
-    Entry last = h->data[--h->length];
-    size_t n = h->length, i = at;
-    if (at < n) {
-        while (i > 0 && entry_before(&last, &h->data[(i - 1) / 2])) {
-            h->data[i] = h->data[(i - 1) / 2];
-            i = (i - 1) / 2;
-        }
-        while (i == at) {
-            size_t child = 2 * i + 1;
-            if (child >= n) break;
-            if (child + 1 < n && entry_before(&h->data[child + 1], &h->data[child])) child++;
-            if (!entry_before(&h->data[child], &last)) break;
-            h->data[i] = h->data[child];
-            i = at = child;
-        }
-        h->data[i] = last;
-    }
-    s->open--;
-    return taken;
-}
-
-static inline uint64_t next_random(Search *s) {
-    uint64_t x = s->random;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return s->random = x;
-}
-
 /* The next node to expand: the best of the one heap, or of the next
  * non-empty feature cell in turn. Diversity across cells is what keeps a
  * greedy search from spending itself on one plateau (FESS). */
@@ -507,8 +471,6 @@ static Entry next_entry(Search *s) {
         s->cursor = (s->cursor + 1) % s->cycle_length;
         if (s->heaps[cell].length) {
             s->popped_cell = cell;
-            if (s->explore && next_random(s) % 100 < (uint64_t)s->explore)
-                return heap_take(s, &s->heaps[cell], (size_t)(next_random(s) % s->heaps[cell].length));
             return heap_pop(s, &s->heaps[cell]);
         }
     }
@@ -3039,15 +3001,14 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
-    int explore = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpi", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted, &stamps, &square_floods, &explore))
+                          &plans, &novelty, &weighted, &stamps, &square_floods))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
@@ -3120,8 +3081,6 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
-        forward.explore = explore < 0 ? 0 : explore > 100 ? 100 : explore;
-        forward.random = 0x9E3779B97F4A7C15ULL;
     }
     int n = forward.boxes;
     if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||

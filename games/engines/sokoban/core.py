@@ -146,7 +146,6 @@ def search(
     weighted: int = 0,
     stamps: int = 0,
     square_floods: bool = False,
-    explore: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -237,6 +236,5 @@ def search(
         weighted,
         stamps,
         square_floods,
-        explore,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -100,7 +100,6 @@ class GreedyRun(NamedTuple):
     plans: bool = False  # core.search's ``plans``
     novelty: bool = False  # core.search's ``novelty``
     weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
-    explore: int = 0  # core.search's ``explore`` (percent of expansions taken at random)
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -173,8 +172,6 @@ def search_name(weight: int, settings: GreedyRun) -> str:
                  if all(getattr(settings, field) == value for field, value in fields.items())]
     if settings.weighted:
         modifiers.append(f"w{settings.weighted}")
-    if settings.explore:
-        modifiers.append(f"x{settings.explore}")
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -188,9 +185,6 @@ def greedy_run(name: str) -> GreedyRun:
     for modifier in modifiers:
         if modifier[:1] == "w" and modifier[1:].isdigit() and 0 < int(modifier[1:]) <= core.WEIGHTED_MAX:
             greedy = greedy._replace(weighted=int(modifier[1:]))
-            continue
-        if modifier[:1] == "x" and modifier[1:].isdigit() and 0 < int(modifier[1:]) <= 100:
-            greedy = greedy._replace(explore=int(modifier[1:]))
             continue
         if modifier not in MODIFIERS:
             raise ValueError(f"{name}: unknown modifier {modifier!r} "
@@ -207,7 +201,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "weight": weight, "packing": settings.penalty, "features": settings.features,
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
-        "weighted": settings.weighted, "explore": settings.explore,
+        "weighted": settings.weighted,
         **_deadlocks(weight),
     }
 
