@@ -1,6 +1,6 @@
 """Benchmark the Sokoban solver on the shared collections; print a report per collection.
 
-    .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--workers 1]
+    .venv/bin/python bench/sokoban_solver.py [--time-limit 10] [--memory-mb 2048] [--workers 1]
         [--threads N] [--algorithm best] [--sets microban,boxoban] [--levels 12,83-85] [--sample]
         [--results FILE] [--without-patterns] [--without-probes]
 
@@ -17,7 +17,9 @@ Each level is solved in a fresh worker process (at most 2 at a time, the
 machine being shared), so its peak resident size is its own; within a level
 ``best`` runs ``--threads`` of its compiled searches at once, by default the
 machine's cores shared between the workers (one level at a time on two
-cores: two searches). Every answer is replayed through the engine. With ``--results FILE`` each level's result is
+cores: two searches), within ``--memory-mb`` (the solver's default, as the
+server's solves have: 2048; its searches at once share it). Every answer
+is replayed through the engine. With ``--results FILE`` each level's result is
 appended to FILE (one JSON object a line) as soon as it is known, and levels
 already in FILE with the same algorithm and limit are not run again: a long
 run can be stopped and resumed, and the report covers the whole file.
@@ -51,7 +53,9 @@ sys.path.insert(0, str(ROOT))
 from games.engines.sokoban import core, load_levels, solver  # noqa: E402
 from games.engines.sokoban.engine import replay  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
-from games.engines.sokoban.solver import PACKING_PENALTY, machine_threads, solve, to_lurd  # noqa: E402
+from games.engines.sokoban.solver import (  # noqa: E402
+    DEFAULT_MEMORY_MB, PACKING_PENALTY, machine_threads, solve, to_lurd,
+)
 
 SHARED = ROOT.parent / "shared" / "data" / "sokoban"
 
@@ -67,7 +71,7 @@ COLLECTIONS = {
 # The development sample: every n-th level of each classic set, from level 1.
 SAMPLE_STEP = {"holland": 8, "grigr2001": 10, "sokhard": 16}
 
-Job = tuple[str, int, Level, str, float, int]
+Job = tuple[str, int, Level, str, float, int, float]
 
 
 class OutOfTime(Exception):
@@ -159,15 +163,16 @@ class SideBySide:
 
 
 def run_one(job: Job) -> dict[str, Any]:
-    collection, number, level, algorithm, time_limit, threads = job
+    collection, number, level, algorithm, time_limit, threads, memory_mb = job
     started = time.process_time()
-    result = solve(level, algorithm, time_limit, threads=threads)
+    result = solve(level, algorithm, time_limit, memory_mb, threads=threads)
     data = result.to_json()
     data["cpu_seconds"] = round(time.process_time() - started, 3)
     data["collection"] = collection
     data["level"] = number
     data["time_limit"] = time_limit
     data["threads"] = threads
+    data["memory_mb"] = memory_mb
     if result.solved:
         state = replay(level, result.solution)
         data["replays"] = state.solved
@@ -252,11 +257,12 @@ def run(
 ) -> list[dict[str, Any]]:
     """Run the jobs not already in the results file; every result, old and new."""
     done = {
-        (r["collection"], r["level"], r["algorithm"], r["time_limit"], r.get("threads", 1)): r
+        (r["collection"], r["level"], r["algorithm"], r["time_limit"], r.get("threads", 1),
+         r.get("memory_mb", DEFAULT_MEMORY_MB)): r
         for r in load_results(path)
     }
-    todo = [job for job in jobs if (job[0], job[1], job[3], job[4], job[5]) not in done]
-    results = [done[key] for key in ((j[0], j[1], j[3], j[4], j[5]) for j in jobs) if key in done]
+    todo = [job for job in jobs if (job[0], job[1], *job[3:]) not in done]
+    results = [done[key] for key in ((j[0], j[1], *j[3:]) for j in jobs) if key in done]
     if todo:
         print(f"   running {len(todo)} levels ({len(results)} already in the results file)")
         sys.stdout.flush()
@@ -287,6 +293,8 @@ def level_numbers(text: str) -> set[int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--memory-mb", type=float, default=DEFAULT_MEMORY_MB,
+                        help="the solve's memory, shared by its searches at once")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2))
     parser.add_argument("--threads", type=int, default=None,
                         help="searches of the portfolio at once within one level (one a core;"
@@ -310,7 +318,8 @@ def main() -> None:
         if name not in COLLECTIONS:
             parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
-          f" {args.time_limit:g} s a level, {args.workers} at a time, {args.threads} search thread(s) each"
+          f" {args.time_limit:g} s and {args.memory_mb:g} MB a level, {args.workers} at a time,"
+          f" {args.threads} search thread(s) each"
           + (", without deadlock patterns" if args.without_patterns else "")
           + (", without whole-board probes" if args.without_probes else ""))
     print(f"machine: {machine()}")
@@ -327,7 +336,8 @@ def main() -> None:
         elif args.levels:
             chosen = level_numbers(args.levels)
             numbered = [(n, level) for n, level in numbered if n in chosen]
-        jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads) for n, level in numbered]
+        jobs = [(name, n, level, args.algorithm, args.time_limit, args.threads, args.memory_mb)
+                for n, level in numbered]
         started = time.monotonic()
         constants = {"DEADLOCK_PATTERNS": False} if args.without_patterns else {}
         if args.without_probes:

@@ -73,6 +73,9 @@ _SUPERSEDED: Final = "superseded"
 Progress = Callable[[int], object]
 
 PROGRESS_SECONDS: Final = 0.25
+# A solve's memory unless told (the server's solve jobs have as much): its
+# searches at once share it.
+DEFAULT_MEMORY_MB: Final = 2048
 # Bytes a stored position costs at most (table entry, key, parent links,
 # queue entry): the memory estimate where the resident size cannot be read.
 BYTES_PER_POSITION: Final = 400
@@ -924,7 +927,7 @@ def solve(
     level: Level | str,
     algorithm: str = "best",
     time_limit: float = 30.0,
-    memory_limit_mb: float = 2048,
+    memory_limit_mb: float = DEFAULT_MEMORY_MB,
     progress: Progress | None = None,
     threads: int = 1,
 ) -> SolveResult:
