@@ -498,7 +498,12 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     for run in solver.GREEDY_RUNS:
         assert solver.greedy_run(solver.search_name(0, run)) == run._replace(share=0)
     assert solver.greedy_run("p3/w3") == solver.GreedyRun(0, 3, True, weighted=3)
-    for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx"):
+    pulls_ahead = solver.GreedyRun(0, 3, True, weighted=2, turns=(1, 2))
+    assert solver.search_name(0, pulls_ahead) == "p3/w2/t1-2" and solver.greedy_run("p3/w2/t1-2") == pulls_ahead
+    assert solver.core_options(0, pulls_ahead)["turns"] == (1, 2)
+    assert solver.greedy_run("p3/t2-1") == solver.GreedyRun(0, 3, True)  # (the default share: named "p3")
+    for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
+                  f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -1093,3 +1098,23 @@ def test_a_board_over_64_squares_wide_is_solved_and_proved() -> None:
     result = solve(level, "best", time_limit=30)
     assert result.status == SOLVED and result.optimal and result.pushes == 2 * 64
     assert replay(level, result.solution).solved
+
+
+@needs_core
+def test_the_two_ends_take_their_turns_in_the_shares_asked() -> None:
+    level = load_levels(SHARED / "SokHard.xsb")[16]
+    board = Board(level)
+
+    def searched(**turns: Any) -> tuple[str, list[int], int, int]:
+        return core.search(core.CoreBoard(board), weight=0, packing=3, corrals=core.PI_CORRALS, features=True,
+                           backward=True, memory_bytes=1 << 30, check=lambda expanded: None, **turns)
+
+    default = searched()
+    assert searched(turns=core.TURNS) == default
+    for turns in ((1, 4), (4, 1)):
+        status, codes, expanded, _ = searched(turns=turns)
+        assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+        assert expanded != default[2], f"{turns}: the same search as 2:1"
+    for wrong in ((0, 1), (1, 0), (core.TURNS_MAX + 1, 1)):
+        with pytest.raises(ValueError, match="turns"):
+            searched(turns=wrong)

@@ -2492,19 +2492,24 @@ static int board_probe(Search *s, const uint16_t *cells, int player, int pushed)
     return 1;
 }
 
-/* The search loop: one search, or two from both ends taking turns (the
- * forward one, with its corral and freeze pruning, FORWARD_TURNS times for
- * each backward expansion). A search that runs out of positions proves the
- * level unsolvable only if it took no macro (one may have skipped the way);
- * otherwise the backward search, which takes none, goes on alone, and a
- * forward search alone ends INCOMPLETE. */
-#define FORWARD_TURNS 2
+/* The search loop: one search, or two from both ends taking turns: the
+ * forward one (with its corral and freeze pruning) ``forward_turns``
+ * expansions, then the backward one ``backward_turns`` (search's ``turns``).
+ * Each level is mostly solved by one end alone, which the share decides:
+ * at 15 s of CPU, penalty 3, 2:1 solved SokHard 112 in 11.4 s, 1:2 in
+ * 4.1 s, its answer the backward search's, and Holland 14 in 7.9 s against
+ * 14.4 s, the forward search's (docs/benchmarks.md, session 38). A search
+ * that runs out of positions proves the level unsolvable only if it took no
+ * macro (one may have skipped the way); otherwise the backward search,
+ * which takes none, goes on alone, and a forward search alone ends
+ * INCOMPLETE. */
+#define TURNS_MAX 16
 
 static int trace_point(Search *forward, Search *backward, PyObject *trace);
 
-static Outcome run(Search *forward, Search *backward, PyObject *check, PyObject *trace, int64_t *found, int64_t *met,
-                   int *side) {
-    int64_t turn = 0;
+static Outcome run(Search *forward, Search *backward, int forward_turns, int backward_turns, PyObject *check,
+                   PyObject *trace, int64_t *found, int64_t *met, int *side) {
+    int64_t turn = 0, cycle = forward_turns + backward_turns;
     int forward_done = 0;
     while (1) {
         int64_t expanded = forward->expanded + (backward ? backward->expanded : 0);
@@ -2521,7 +2526,7 @@ static Outcome run(Search *forward, Search *backward, PyObject *check, PyObject 
         for (int i = 0; i < CHECK_EVERY && outcome == RUNNING; i++) {
             Search *s = forward, *other = backward;
             *side = 0;
-            if (backward != NULL && (forward_done || turn++ % (FORWARD_TURNS + 1) == FORWARD_TURNS)) {
+            if (backward != NULL && (forward_done || turn++ % cycle >= forward_turns)) {
                 s = backward;
                 other = forward;
                 *side = 1;
@@ -3001,17 +3006,22 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
+    int forward_turns = 2, backward_turns = 1;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted, &stamps, &square_floods))
+                          &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
+        return NULL;
+    }
+    if (forward_turns < 1 || forward_turns > TURNS_MAX || backward_turns < 1 || backward_turns > TURNS_MAX) {
+        PyErr_Format(PyExc_ValueError, "turns: each 1 to %d", TURNS_MAX);
         return NULL;
     }
     if (trace != Py_None && !PyList_Check(trace)) {
@@ -3130,7 +3140,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     forward.last_node = -1;
     forward.best_priority = INT32_MAX;
     if (roots_stored)
-        outcome = run(&forward, two_ends ? &backward : NULL, check, trace == Py_None ? NULL : trace, &found, &met,
+        outcome = run(&forward, two_ends ? &backward : NULL, forward_turns, backward_turns, check,
+                      trace == Py_None ? NULL : trace, &found, &met,
                       &side);
     if (outcome == ERROR) goto done;
     const char *status = outcome == EXHAUSTED    ? "exhausted"

@@ -55,6 +55,10 @@ TracePoint = tuple[int, int, int, int, int, tuple[int, ...], int, list[int], int
 
 # The largest ``weighted`` search takes (_core.c's WEIGHTED_MAX).
 WEIGHTED_MAX: Final = 16
+# The most expansions an end of a search from both ends takes in a row
+# (search's ``turns``; _core.c's TURNS_MAX), and the share it takes unless told.
+TURNS_MAX: Final = 16
+TURNS: Final[tuple[int, int]] = (2, 1)
 
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
@@ -146,6 +150,7 @@ def search(
     weighted: int = 0,
     stamps: int = 0,
     square_floods: bool = False,
+    turns: tuple[int, int] = TURNS,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -206,6 +211,11 @@ def search(
     ``square_floods`` (tests): the player's areas are flooded square by square,
     as on a board over 64 squares wide, rather than a row of the board at a
     time (a 64-bit word a row); the search must be the very same.
+    ``turns`` (forward, backward), each 1 to TURNS_MAX: with ``backward``, the
+    forward search takes that many expansions, then the backward one that
+    many, in turn. Most levels are solved by one end alone (on SokHard
+    mostly the pulls, on Holland the pushes), so the share sets which
+    levels come soon (docs/benchmarks.md, session 38).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -236,5 +246,6 @@ def search(
         weighted,
         stamps,
         square_floods,
+        *turns,
     )
     return str(status), list(codes), int(expanded), int(generated)

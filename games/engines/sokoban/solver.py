@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import re
 import threading
 import time
 from array import array
@@ -103,6 +104,7 @@ class GreedyRun(NamedTuple):
     plans: bool = False  # core.search's ``plans``
     novelty: bool = False  # core.search's ``novelty``
     weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
+    turns: tuple[int, int] = core.TURNS  # core.search's ``turns``: the pushes' and the pulls' share
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -158,9 +160,18 @@ class _Run(NamedTuple):
 _ASTAR = GreedyRun(0, 0, False)
 
 
+class _Flags(TypedDict, total=False):
+    """GreedyRun's fields that a modifier of a search's name sets."""
+
+    features: bool
+    box_macros: bool
+    plans: bool
+    novelty: bool
+
+
 # A greedy search's modifiers as its name spells them (``p3/novelty``): each
 # a GreedyRun field and its value. The benchmarks read names so too.
-MODIFIERS: Final[dict[str, dict[str, bool]]] = {
+MODIFIERS: Final[dict[str, _Flags]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
     "novelty": {"novelty": True},
 }
@@ -168,13 +179,16 @@ MODIFIERS: Final[dict[str, dict[str, bool]]] = {
 
 def search_name(weight: int, settings: GreedyRun) -> str:
     """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as
-    ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``."""
+    ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``, and one whose
+    ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``."""
     if weight:
         return "A*"
     modifiers = [name for name, fields in MODIFIERS.items()
                  if all(getattr(settings, field) == value for field, value in fields.items())]
     if settings.weighted:
         modifiers.append(f"w{settings.weighted}")
+    if settings.turns != core.TURNS:
+        modifiers.append("t{}-{}".format(*settings.turns))
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -189,9 +203,13 @@ def greedy_run(name: str) -> GreedyRun:
         if modifier[:1] == "w" and modifier[1:].isdigit() and 0 < int(modifier[1:]) <= core.WEIGHTED_MAX:
             greedy = greedy._replace(weighted=int(modifier[1:]))
             continue
+        turns = re.fullmatch(r"t(\d+)-(\d+)", modifier)
+        if turns and all(0 < int(part) <= core.TURNS_MAX for part in turns.groups()):
+            greedy = greedy._replace(turns=(int(turns[1]), int(turns[2])))
+            continue
         if modifier not in MODIFIERS:
-            raise ValueError(f"{name}: unknown modifier {modifier!r} "
-                             f"(known: {', '.join(MODIFIERS)}, and w1 to w{core.WEIGHTED_MAX})")
+            raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)},"
+                             f" w1 to w{core.WEIGHTED_MAX}, and t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX})")
         greedy = greedy._replace(**MODIFIERS[modifier])
     return greedy
 
@@ -204,7 +222,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "weight": weight, "packing": settings.penalty, "features": settings.features,
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
-        "weighted": settings.weighted,
+        "weighted": settings.weighted, "turns": settings.turns,
         **_deadlocks(weight),
     }
 
