@@ -865,13 +865,13 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     solver.core_options made ``kwargs``, core.search's options, from."""
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-        kwargs["weighted"])
+        kwargs["weighted"], kwargs["turns"])
 
 
 @needs_core
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
-    # Packing plans and novelty where GREEDY_RUNS asks for them, in its order; never in A*.
+    # Packing plans, novelty and the ends' turns where GREEDY_RUNS asks for them, in its order; never in A*.
     # With two threads, the spare searches follow (each search here ends at once).
     settings: list[tuple[int, solver.GreedyRun]] = []
 
