@@ -21,7 +21,7 @@ cores: two searches), within ``--memory-mb`` (the solver's default, as the
 server's solves have: 2048; its searches at once share it). Every answer
 is replayed through the engine. With ``--results FILE`` each level's result is
 appended to FILE (one JSON object a line) as soon as it is known, and levels
-already in FILE with the same algorithm and limit are not run again: a long
+already in FILE with the same algorithm, limit, threads and memory are not run again: a long
 run can be stopped and resumed, and the report covers the whole file.
 ``--without-patterns`` turns the greedy searches' learned deadlock patterns
 off (solver.DEADLOCK_PATTERNS), ``--without-probes`` their whole-board probes

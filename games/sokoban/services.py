@@ -15,7 +15,7 @@ from games.engines.words import words
 from games.engines.sokoban import LevelError, parse_level, parse_levels
 from games.engines.sokoban.levels import Level as EngineLevel
 from games.engines.sokoban.engine import RESET
-from games.engines.sokoban.solver import ALGORITHMS, UNSOLVABLE
+from games.engines.sokoban.solver import ALGORITHMS, DEFAULT_MEMORY_MB, UNSOLVABLE
 from games.models import Match, Move
 from games.selectors import match_state
 from games.services import move_make, write
@@ -31,8 +31,6 @@ VERIFY_SECONDS = 3.0
 VERIFY_MEMORY_MB = 512
 DEFAULT_TIME_LIMIT = 30.0
 MAX_TIME_LIMIT = 60.0  # the server's cap per solve
-DEFAULT_MEMORY_MB = 2048
-
 
 
 def _parse_upload(text: Any) -> list[EngineLevel]:

@@ -3141,8 +3141,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     forward.best_priority = INT32_MAX;
     if (roots_stored)
         outcome = run(&forward, two_ends ? &backward : NULL, forward_turns, backward_turns, check,
-                      trace == Py_None ? NULL : trace, &found, &met,
-                      &side);
+                      trace == Py_None ? NULL : trace, &found, &met, &side);
     if (outcome == ERROR) goto done;
     const char *status = outcome == EXHAUSTED    ? "exhausted"
                          : outcome == INCOMPLETE ? "incomplete"
