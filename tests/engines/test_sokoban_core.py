@@ -230,6 +230,30 @@ def board_level(level: str | int) -> Any:
 
 
 @needs_core
+def test_the_frozen_goal_test_judges_alike_when_the_goals_take_more_than_one_word() -> None:
+    # The frozen-goal test (_core.c, frozen_goals_deadlock) keeps the goals
+    # each square reaches as bits, 64 goals a word. On Microban 3 it prunes
+    # A*'s positions (33 expanded against 39 with the test off, measured on
+    # a build without it). Below it, walled off, 66 boxes already home: the
+    # player never meets them, so A* must expand the very same positions,
+    # now with 68 goals in two words.
+    sealed = "#" * 13 + "\n" + ("#" + "*" * 11 + "#\n") * 6 + "#" * 13 + "\n"
+    alone = LEVELS[2]
+    padded = parse_level(alone.to_xsb(title=False) + sealed)
+    assert len(padded.boxes) == 68
+
+    def searched(level: Any) -> tuple[str, int, int]:
+        status, codes, expanded, _ = core.search(
+            core.CoreBoard(Board(level)), weight=1, packing=0, corrals=core.PI_CORRALS,
+            memory_bytes=1 << 28, check=lambda expanded: None,
+        )
+        return status, len(codes), expanded
+
+    assert searched(alone) == searched(padded)
+    assert searched(alone)[:2] == (core.SOLVED, optima()[3])
+
+
+@needs_core
 def test_box_set_deadlocks_prune_lost_positions_that_freezes_and_corrals_miss() -> None:
     # The box just pushed and its neighbours, searched alone, can never all
     # reach goals: the position is pruned, and this level is proved lost

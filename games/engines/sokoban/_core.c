@@ -182,9 +182,13 @@ typedef struct Search {
     uint8_t *held;
     int *stuck, stuck_count, stuck_overflow;
     /* Frozen-goal deadlocks: scratch, and the verdicts per frozen set. */
-    uint8_t *fg_frozen, *fg_reach, *fg_table;
+    uint8_t *fg_frozen;
+    /* A slot's squares: fg_words words a square, bit g set where a lone box
+     * can be pushed to goal g; fg_table the slot in use. */
+    uint64_t *fg_reach, *fg_table;
+    int fg_words;
     int *fg_boxes, *fg_owner;
-    uint32_t *fg_visit, fg_stamp;
+    uint64_t *fg_seen; /* (the goals an augmenting path has tried) */
     uint64_t *fg_keys;
     int fg_slots;
     uint8_t *movable, *fence;
@@ -754,15 +758,25 @@ static int frozen(Search *s, int cell) {
 }
 
 /* Kuhn's augmenting path for the frozen-goal matching: box ``b`` (index into
- * fg_boxes) takes a goal it reaches, or takes one from a box that can move on. */
-static int give_goal(Search *s, int b, uint32_t stamp) {
-    int cell = s->fg_boxes[b];
-    for (int g = 0; g < s->goals; g++) {
-        if (!s->fg_table[(size_t)g * s->size + cell] || s->fg_visit[g] == stamp) continue;
-        s->fg_visit[g] = stamp;
-        if (s->fg_owner[g] < 0 || give_goal(s, s->fg_owner[g], stamp)) {
-            s->fg_owner[g] = b;
-            return 1;
+ * fg_boxes) takes a goal it reaches, or takes one from a box that can move on.
+ * The goals a box reaches are a few words of bits, so a path skips the goals
+ * it cannot take a word at a time (byte by byte, goal by goal, the matching
+ * was a quarter of the CPU on the levels of 50 boxes and more). */
+static int give_goal(Search *s, int b) {
+    const uint64_t *reach = s->fg_table + (size_t)s->fg_boxes[b] * s->fg_words;
+    for (int w = 0; w < s->fg_words; w++) {
+        uint64_t open = reach[w] & ~s->fg_seen[w];
+        while (open) {
+            int bit = __builtin_ctzll(open);
+            open &= open - 1;
+            /* (A deeper path may have tried it since.) */
+            if ((s->fg_seen[w] >> bit) & 1) continue;
+            s->fg_seen[w] |= 1ULL << bit;
+            int g = w * 64 + bit;
+            if (s->fg_owner[g] < 0 || give_goal(s, s->fg_owner[g])) {
+                s->fg_owner[g] = b;
+                return 1;
+            }
         }
     }
     return 0;
@@ -788,25 +802,26 @@ static int frozen_goals_deadlock(Search *s) {
     }
     key |= 1; /* (an empty slot's key is 0) */
     int slot = (int)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (s->fg_slots - 1);
-    s->fg_table = s->fg_reach + (size_t)slot * (size_t)s->goals * (size_t)s->size;
+    const int words = s->fg_words;
+    s->fg_table = s->fg_reach + (size_t)slot * (size_t)words * (size_t)s->size;
     if (key != s->fg_keys[slot]) {
         s->fg_keys[slot] = key;
+        memset(s->fg_table, 0, (size_t)words * (size_t)s->size * sizeof(uint64_t));
         for (int g = 0; g < s->goals; g++) {
-            uint8_t *reach = s->fg_table + (size_t)g * s->size;
-            memset(reach, 0, (size_t)s->size);
+            uint64_t *reach = s->fg_table + g / 64, bit = 1ULL << (g % 64);
             int goal = s->goal_cell[g];
             if (s->fg_frozen[goal]) continue;
             int head = 0, tail = 0;
-            reach[goal] = 1;
+            reach[(size_t)goal * words] |= bit;
             s->queue[tail++] = goal;
             while (head < tail) {
                 int at = s->queue[head++];
                 for (int d = 0; d < 4; d++) {
                     int before = at - s->step[d], pusher = before - s->step[d];
-                    if (reach[before] || !s->floor[before] || s->fg_frozen[before] || !s->floor[pusher] ||
-                        s->fg_frozen[pusher])
+                    if ((reach[(size_t)before * words] & bit) || !s->floor[before] || s->fg_frozen[before] ||
+                        !s->floor[pusher] || s->fg_frozen[pusher])
                         continue;
-                    reach[before] = 1;
+                    reach[(size_t)before * words] |= bit;
                     s->queue[tail++] = before;
                 }
             }
@@ -818,9 +833,31 @@ static int frozen_goals_deadlock(Search *s) {
         if (s->occupant[cell] && !s->fg_frozen[cell]) s->fg_boxes[boxes++] = cell;
     }
     for (int g = 0; g < s->goals; g++) s->fg_owner[g] = -1;
+    /* Each box first takes the first goal it reaches that no box took
+     * (most do), then the others look for augmenting paths: Kuhn's method
+     * finds a box's path, if it has one, whatever the matching it starts
+     * from, so the verdict is the one from nothing. */
+    uint64_t *taken = s->fg_seen + words;
+    memset(taken, 0, (size_t)words * sizeof(uint64_t));
+    int left = 0;
+    for (int b = 0; b < boxes; b++) {
+        const uint64_t *reach = s->fg_table + (size_t)s->fg_boxes[b] * words;
+        int g = -1;
+        for (int w = 0; w < words && g < 0; w++) {
+            uint64_t open = reach[w] & ~taken[w];
+            if (open) {
+                g = w * 64 + __builtin_ctzll(open);
+                taken[w] |= open & -open;
+            }
+        }
+        if (g >= 0) s->fg_owner[g] = b;
+        else s->pending[left++] = b;
+    }
     int result = 0;
-    for (int b = 0; b < boxes && !result; b++)
-        if (!give_goal(s, b, fresh_stamp(&s->fg_stamp, s->fg_visit, (size_t)s->goals))) result = 1;
+    for (int k = 0; k < left && !result; k++) {
+        memset(s->fg_seen, 0, (size_t)words * sizeof(uint64_t));
+        if (!give_goal(s, s->pending[k])) result = 1;
+    }
     for (int i = 0; i < s->stuck_count; i++) s->fg_frozen[s->stuck[i]] = 0;
     return result;
 }
@@ -2609,7 +2646,7 @@ static void release(Search *s) {
                        s->held, s->stuck, s->movable, s->fence, s->cells, s->child_cells, s->max_empty, s->goal_taken,
                        s->row_price, s->column_price, s->row_price2, s->column_price2, s->slack, s->owner, s->owner2,
                        s->way, s->pending, s->used, s->reached_at, s->settled, s->cell_row, s->cell_column, s->floor_rows, s->fill_reach, s->fill_free, (void *)s->rows, s->fg_frozen, s->fg_reach, s->fg_keys,
-                       s->fg_boxes, s->fg_owner, s->fg_visit, s->cs_occupant, s->cs_free, s->cs_free_mark,
+                       s->fg_boxes, s->fg_owner, s->fg_seen, s->cs_occupant, s->cs_free, s->cs_free_mark,
                        s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
                        s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_lists, s->pattern_keys,
@@ -2734,14 +2771,15 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->box_bits = calloc(2 * (size_t)n + 2, sizeof(uint64_t));
     s->fg_frozen = calloc((size_t)size, 1);
     /* The frozen sets' squares: as many slots as fit FG_CACHE_BYTES, a power of two. */
-    size_t fg_bytes = (size_t)size * (size_t)n; /* (n >= 1: checked above) */
+    s->fg_words = (n + 63) / 64; /* (n >= 1: checked above) */
+    size_t fg_bytes = (size_t)size * (size_t)s->fg_words * sizeof(uint64_t);
     s->fg_slots = 1;
     while (s->fg_slots < FG_SLOTS_MAX && fg_bytes * (size_t)s->fg_slots * 2 <= FG_CACHE_BYTES) s->fg_slots *= 2;
     s->fg_reach = calloc(fg_bytes * (size_t)s->fg_slots, 1);
     s->fg_keys = calloc((size_t)s->fg_slots, sizeof(uint64_t));
     s->fg_boxes = calloc((size_t)n, sizeof(int));
     s->fg_owner = calloc((size_t)n, sizeof(int));
-    s->fg_visit = calloc((size_t)n, sizeof(uint32_t));
+    s->fg_seen = calloc(2 * (size_t)s->fg_words, sizeof(uint64_t));
     s->box_sets = backward ? 0 : box_sets;
     s->patterns = backward ? 0 : patterns;
     s->set_every = s->patterns ? SET_EVERY : 1;
@@ -2789,7 +2827,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         !s->row_price || !s->column_price || !s->row_price2 || !s->column_price2 || !s->slack || !s->owner ||
         !s->owner2 || !s->way || !s->pending || !s->used || !s->reached_at || !s->settled || !s->cell_row || !s->cell_column ||
         !s->floor_rows || !s->fill_reach || !s->fill_free || !s->rows || !s->box_bits || !s->fg_frozen ||
-        !s->fg_reach || !s->fg_keys || !s->fg_boxes || !s->fg_owner || !s->fg_visit) {
+        !s->fg_reach || !s->fg_keys || !s->fg_boxes || !s->fg_owner || !s->fg_seen) {
         PyErr_NoMemory();
         return 0;
     }
@@ -2999,7 +3037,7 @@ static int plan_rooms(Search *s) {
  * tests start them near 2^32, to see them wrap within a short search). */
 static void start_stamps(Search *s, uint32_t stamp) {
     s->reach_stamp = s->seen_stamp = s->area_stamp = s->region_stamp = s->split_stamp = stamp;
-    s->fg_stamp = s->taken_stamp = s->cs_free_stamp = s->pattern_stamp = s->cs_stamp = stamp;
+    s->taken_stamp = s->cs_free_stamp = s->pattern_stamp = s->cs_stamp = stamp;
     s->plan_stamp = s->mq_stamp = s->mq_reach_stamp = stamp;
 }
 
