@@ -255,7 +255,7 @@ typedef struct Search {
      * keep_duals): a slot a node, by its number; whether child_bound left
      * one in s->owner2 and the prices2; the node being expanded. */
     int32_t *duals_cache;
-    size_t duals_stride;
+    size_t duals_stride, duals_slots;
     int child_duals;
     int64_t expanding;
     const uint16_t **rows;
@@ -1663,8 +1663,10 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
     return packed * REGIONS + regions;
 }
 
-/* keep_duals' slots, and the largest price it keeps (in 32 bits). */
-#define DUALS_SLOTS 4096
+/* keep_duals' slots at the least and at the most (see keep_duals_init), and
+ * the largest price it keeps (in 32 bits). */
+#define DUALS_SLOTS_MIN ((size_t)1 << 12)
+#define DUALS_SLOTS_MAX ((size_t)1 << 16)
 #define DUALS_PRICE_MAX ((int64_t)1 << 30)
 
 /* The expanded node's best matching and its duals (s->owner, s->row_price,
@@ -1680,7 +1682,7 @@ static int feature_cell(Search *s, int out_of_order_count, int from, int to, int
 static void node_duals(Search *s) {
     int n = s->boxes, m = s->goals, left = 0;
     if (s->duals_cache != NULL) {
-        const int32_t *slot = s->duals_cache + (size_t)(s->expanding & (DUALS_SLOTS - 1)) * s->duals_stride;
+        const int32_t *slot = s->duals_cache + ((size_t)s->expanding & (s->duals_slots - 1)) * s->duals_stride;
         if (slot[0] == s->expanding) {
             const int32_t *owner = slot + 1, *column_price = owner + m + 1, *row_price = column_price + m + 1;
             int matched = 0;
@@ -1742,7 +1744,7 @@ static void node_duals(Search *s) {
  * takes them instead of matching its boxes again: in a greedy search most
  * nodes expanded were made a few thousand nodes before, and the matching of
  * each expanded node was the largest part of the bound's time left. A slot
- * a node number (DUALS_SLOTS of them, the newest node in each). */
+ * a node number (s->duals_slots of them, the newest node in each). */
 static void keep_duals(Search *s, int64_t node, int changed, int row_of) {
     if (s->duals_cache == NULL || !s->child_duals) return;
     int m = s->goals;
@@ -1750,7 +1752,7 @@ static void keep_duals(Search *s, int64_t node, int changed, int row_of) {
         if (s->row_price2[j] < -DUALS_PRICE_MAX || s->row_price2[j] > DUALS_PRICE_MAX ||
             s->column_price2[j] < -DUALS_PRICE_MAX || s->column_price2[j] > DUALS_PRICE_MAX)
             return;
-    int32_t *slot = s->duals_cache + (size_t)(node & (DUALS_SLOTS - 1)) * s->duals_stride;
+    int32_t *slot = s->duals_cache + ((size_t)node & (s->duals_slots - 1)) * s->duals_stride;
     int32_t *owner = slot + 1, *column_price = owner + m + 1, *row_price = column_price + m + 1;
     slot[0] = (int32_t)node; /* (node numbers stay below INT32_MAX: see add) */
     owner[0] = 0;
@@ -1779,16 +1781,22 @@ static void keep_duals(Search *s, int64_t node, int changed, int row_of) {
 }
 
 /* keep_duals' slots for a search (not the prober, whose node numbers start
- * again at each probe), if they take no more than a sixteenth of its memory
- * budget: a shortcut, which a search does without rather than keep fewer
- * positions. */
+ * again at each probe): as many as take no more than a sixteenth of its
+ * memory budget, up to DUALS_SLOTS_MAX, or none below DUALS_SLOTS_MIN (a
+ * shortcut, which a search does without rather than keep fewer positions).
+ * With feature cells taken in turn a node waits long to be expanded: with
+ * 4,096 slots a third of the nodes expanded on Grigr2001 78 and 40% on
+ * Holland 73 (36 and 57 boxes) had lost theirs and were matched afresh, with
+ * 65,536 15% and 11%; the matching was a quarter of their CPU. */
 static void keep_duals_init(Search *s) {
     s->duals_stride = 1 + 3 * ((size_t)s->goals + 1);
-    size_t bytes = DUALS_SLOTS * s->duals_stride * sizeof(int32_t);
-    if (bytes > s->budget / 16) return;
-    s->duals_cache = counted_alloc(s, bytes);
+    size_t slot_bytes = s->duals_stride * sizeof(int32_t);
+    s->duals_slots = DUALS_SLOTS_MAX;
+    while (s->duals_slots > DUALS_SLOTS_MIN && s->duals_slots * slot_bytes > s->budget / 16) s->duals_slots /= 2;
+    if (s->duals_slots * slot_bytes > s->budget / 16) return;
+    s->duals_cache = counted_alloc(s, s->duals_slots * slot_bytes);
     if (s->duals_cache == NULL) return;
-    for (size_t k = 0; k < DUALS_SLOTS; k++) s->duals_cache[k * s->duals_stride] = -1;
+    for (size_t k = 0; k < s->duals_slots; k++) s->duals_cache[k * s->duals_stride] = -1;
 }
 
 /* The bound of the expanded node with box ``changed`` (row, 0-based) moved to
