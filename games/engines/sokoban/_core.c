@@ -836,7 +836,9 @@ static int frozen_goals_deadlock(Search *s) {
     /* Each box first takes the first goal it reaches that no box took
      * (most do), then the others look for augmenting paths: Kuhn's method
      * finds a box's path, if it has one, whatever the matching it starts
-     * from, so the verdict is the one from nothing. */
+     * from, so the verdict is the one from nothing. (The boxes left wait in
+     * s->pending, the matching bound's scratch: node_duals, its only other
+     * user, never runs while this does.) */
     uint64_t *taken = s->fg_seen + words;
     memset(taken, 0, (size_t)words * sizeof(uint64_t));
     int left = 0;
