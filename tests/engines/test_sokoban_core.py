@@ -598,12 +598,13 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
 
 def core_search(
     board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False,
-    box_macros: bool = False, plans: bool = False, novelty: bool = False, weighted: int = 0,
+    box_macros: bool = False, plans: bool = False, novelty: bool = False, weighted: int = 0, box_moves: int = 0,
 ) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
         check=lambda expanded: None, box_macros=box_macros, plans=plans, novelty=novelty, weighted=weighted,
+        box_moves=box_moves,
     )
     return status, codes, expanded
 
@@ -765,6 +766,8 @@ def test_a_macro_brings_a_box_home_in_one_move_and_gives_every_push(text: str, m
         {"goal_rooms": True, "plans": True},
         {"goal_rooms": True, "novelty": True},
         {"goal_rooms": True, "weighted": 3},
+        {"goal_rooms": True, "box_moves": 1},
+        {"goal_rooms": True, "box_moves": 2, "novelty": True},
     ],
 )
 def test_greedy_answers_with_macros_replay_to_solved_states(macros: dict[str, bool]) -> None:
@@ -781,6 +784,32 @@ def test_box_to_goal_macros_leave_a_proof_of_no_solution_standing() -> None:
     # They are made beside the single pushes, so running out of positions still proves it.
     board = Board(parse_level(CORNERED))
     assert core_search(board, 0, tunnels=False, box_macros=True)[0] == core.EXHAUSTED
+
+
+@needs_core
+@pytest.mark.parametrize("box_moves", [1, 2])
+def test_a_box_move_takes_a_box_as_far_as_it_goes_in_one_step_and_gives_every_push(box_moves: int) -> None:
+    # FAR_GOALS: each box brought home is one box move, whatever its pushes (FESS's
+    # moves; 2: with its weights, in feature cells, from both ends).
+    level = parse_level(FAR_GOALS)
+    board = Board(level)
+    both_ends = box_moves == 2
+    status, codes, expanded = core_search(board, 0, tunnels=False, both_ends=both_ends, box_moves=box_moves)
+    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+    # Every push is given, and the search took fewer positions than by single pushes.
+    assert expanded < core_search(board, 0, tunnels=False, both_ends=both_ends)[2]
+    # A* takes no box moves: the same proof, position for position.
+    assert core_search(board, 1, tunnels=False, box_moves=box_moves) == core_search(board, 1, tunnels=False)
+
+
+@needs_core
+@pytest.mark.parametrize("box_moves", [1, 2])
+def test_box_moves_leave_a_proof_of_no_solution_standing(box_moves: int) -> None:
+    # Every single push is a box move too, so running out of positions still proves it.
+    for text in (GOAL_ROW_CORNERED, CORNERED, "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"):
+        board = Board(parse_level(text))
+        for both_ends in (False, True):
+            assert core_search(board, 0, tunnels=False, both_ends=both_ends, box_moves=box_moves)[0] == core.EXHAUSTED
 
 
 # A row of goals open at both ends: the layers (peeled from both ends at
@@ -1000,6 +1029,8 @@ def free_regions(board: Board, boxes: int) -> int:
 
 # The priority a position that is not novel loses (_core.c's NOVELTY_STEP).
 NOVELTY_STEP = 1 << 22
+# The priority a box move that no FESS advisor suggests adds (_core.c's FESS_WEIGHT).
+FESS_WEIGHT = 1 << 12
 
 # Large classic levels, where most children are found without a flood of their area
 # (child_low, child_regions) and the rest are cut (cell_pieces) or flooded.
@@ -1008,7 +1039,7 @@ WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), (
 
 @needs_core
 @pytest.mark.parametrize(("collection", "number"), WIDE_LEVELS)
-@pytest.mark.parametrize("setting", ["p3", "p1/novelty"])
+@pytest.mark.parametrize("setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2"])
 def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     collection: str, number: int, setting: str
 ) -> None:
@@ -1020,8 +1051,11 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     # legal in the engine), has the boxes, player square, feature cell (boxes
     # packed, out of packing order not counted, by free regions up to 15) and
     # priority (the matching bound plus the penalty for each box out of packing
-    # order; a position that is not novel is taken a novelty step later) that the
-    # board says.
+    # order; a position that is not novel is taken a novelty step later; with
+    # FESS's weights, a weight step later for each box move not advised) that
+    # the board says. A box move (``fess``) takes a box any number of pushes at
+    # once, so the player square and feature cell are worked out here across
+    # moves of any length.
     level = load_levels(SHARED / collection)[number - 1]
     board = Board(level)
     order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
@@ -1029,6 +1063,7 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     trace = traced_portfolio_search(level, setting, 16_000)
     assert len(trace) >= 25
     regions_seen = set()
+    weights = set()
     for point in trace:
         codes, cell = point[7], point[15]
         state = replay(level, to_lurd(board, codes))
@@ -1043,8 +1078,14 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
         assert cell == packed * 16 + min(regions, 15)
         regions_seen.add(regions)
         bound = lower_bound([board.dist[box] for box in point[5]])
-        assert point[3] % NOVELTY_STEP == bound + penalty * order.out_of_order(boxes)
+        priority = point[3] % NOVELTY_STEP
+        if "fess" in setting:
+            weights.add(priority // FESS_WEIGHT)
+            priority %= FESS_WEIGHT
+        assert priority == bound + penalty * order.out_of_order(boxes)
     assert len(regions_seen) > 1
+    # FESS's weights: positions after moves not advised were taken too.
+    assert "fess" not in setting or len(weights) > 1
 
 
 def first_trace(prepared: core.CoreBoard, options: dict[str, Any], **more: Any) -> list[core.TracePoint]:

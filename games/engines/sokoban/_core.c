@@ -38,7 +38,7 @@ typedef struct {
     int32_t g;
     uint16_t player;
     uint8_t closed;
-    uint8_t spare;
+    uint8_t cost; /* FESS's weight so far (search's ``box_moves`` 2): see add_child */
 } Head;
 
 typedef struct {
@@ -70,6 +70,7 @@ static inline uint64_t square_bit(int cell) { return 1ULL << (cell & 63); }
 /* Feature cells: boxes packed (on goals, in packing order) by free regions,
  * the regions counted up to REGIONS - 1. */
 #define REGIONS 16
+#define FESS_WEIGHT 4096
 
 /* A packing plan's verdict: room ``room`` (-1: a free slot) with the goals of
  * ``filled`` holding boxes leaves ``blocked`` of its empty goals that can no
@@ -108,6 +109,8 @@ typedef struct Search {
     int goal_macros;
     /* Box-to-goal macros (greedy forward searches only): see box_macro. */
     int box_macros;
+    /* Box moves (greedy forward searches only): see box_moves. */
+    int box_moves;
     /* Novelty (greedy searches only): see novel. The atoms seen so far, by
      * bound, in an open-addressing set of nonzero keys. */
     int novelty;
@@ -408,6 +411,7 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     h->g = g;
     h->player = (uint16_t)player;
     h->closed = 0;
+    h->cost = 0;
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
     size_t i = first_slot(s, hash, player, mask);
@@ -1907,7 +1911,12 @@ typedef enum { RUNNING, FOUND, MET, EXHAUSTED, INCOMPLETE, OUT_OF_MEMORY, ERROR 
 #define MACRO 0xFFu
 #define MACRO_LIMIT (1u << MOVE_SHIFT)
 
+/* A box move (see box_moves): its last square and direction below
+ * MOVE_SHIFT; its pushes are found again from the parent (box_move_path). */
+#define BOX_MOVE 0xFEu
+
 static inline int is_macro(uint32_t move) { return (move >> MOVE_SHIFT) == MACRO; }
+static inline int is_box_move(uint32_t move) { return (move >> MOVE_SHIFT) == BOX_MOVE; }
 static inline int move_from(uint32_t move) { return (int)((move >> 2) & ((1u << (MOVE_SHIFT - 2)) - 1)); }
 static inline int move_pushes(uint32_t move) { return (int)(move >> MOVE_SHIFT) + 1; }
 static inline const uint32_t *macro_record(Search *s, uint32_t move) {
@@ -1921,6 +1930,7 @@ static inline int move_to(Search *s, uint32_t move) {
         uint32_t last = record[record[0]];
         return (int)(last >> 2) + s->step[last & 3];
     }
+    if (is_box_move(move)) return move_from(move);
     return move_from(move) + move_pushes(move) * s->step[move & 3];
 }
 
@@ -2154,7 +2164,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         if (!s->weight || child_g >= kh->g) skip = 1;
     }
     int64_t bound = 0;
-    int cell = 0, fresh = 1;
+    int cell = 0, fresh = 1, cost = 0;
     if (!skip) {
         bound = child_bound(s, i, to);
         if (bound >= INF) {
@@ -2163,6 +2173,13 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
             int disorder = s->packing || s->features ? out_of_order(s) : 0;
             bound += (int64_t)s->packing * disorder;
             if (s->features) cell = feature_cell(s, disorder, from, to, pieces);
+            if (s->box_moves > 1 && s->features) {
+                /* FESS's move weights: a move that packs a box or joins
+                 * free regions is free, any other costs one. */
+                int advised = cell / REGIONS > s->popped_cell / REGIONS || cell % REGIONS < s->node_regions;
+                cost = node_head(s, node)->cost + !advised;
+                if (cost > UINT8_MAX) cost = UINT8_MAX;
+            }
             if (s->novelty) fresh = novel(s, child, child_player, bound);
         }
     }
@@ -2185,6 +2202,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     } else {
         target = add(s, hash, child_player, s->key, node, move, child_g);
         if (target < 0) return OUT_OF_MEMORY;
+        node_head(s, target)->cost = (uint8_t)cost;
         keep_duals(s, target, i, row_of);
         s->generated++;
     }
@@ -2200,12 +2218,44 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
             return MET;
         }
     }
-    int64_t order = s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
+    int64_t order = s->box_moves > 1 && s->features ? (int64_t)cost * FESS_WEIGHT + bound
+                    : s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
     /* (Kept below the novelty step: a real bound is a few thousand at most.) */
     if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
     int32_t priority = (int32_t)order + (fresh ? 0 : NOVELTY_STEP);
     if (!heap_push(s, cell, priority, -child_g, target)) return OUT_OF_MEMORY;
     return RUNNING;
+}
+
+/* The breadth-first searches of one box's pushes (box_macro, box_moves,
+ * box_move_path) go by states, square * 4 + the direction of the push that
+ * brought the box there (s->mq_state, their parents in s->mq_parent, marked
+ * with ``visit`` in s->mq_visit), the box off the board but where the state
+ * puts it. Each push of the box on ``cell`` by the player standing on a
+ * square ``marks`` holds with ``stamp``, onto a free square not yet visited
+ * (and live, if ``live``), is queued from ``tail`` with parent ``parent``;
+ * returns the new tail. */
+static int queue_pushes(Search *s, int cell, const uint32_t *marks, uint32_t stamp, uint32_t visit, int live,
+                        int parent, int tail) {
+    for (int e = 0; e < 4; e++) {
+        int next = cell + s->step[e];
+        if (!s->floor[next] || s->occupant[next] || (live && !s->live[next]) || s->mq_visit[next * 4 + e] == visit)
+            continue;
+        if (marks[cell - s->step[e]] != stamp) continue;
+        s->mq_visit[next * 4 + e] = visit;
+        s->mq_parent[next * 4 + e] = parent;
+        s->mq_state[tail++] = next * 4 + e;
+    }
+    return tail;
+}
+
+/* The player's area behind box ``box`` at ``state`` (in s->mq_reach, with
+ * s->mq_reach_stamp): where he may stand for its next push. */
+static void area_behind(Search *s, int state, int box) {
+    int cell = state >> 2;
+    occupy(s, s->occupant, cell, box);
+    flood(s, cell - s->step[state & 3], s->mq_reach, fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
+    occupy(s, s->occupant, cell, 0);
 }
 
 /* Box-to-goal macros (after the macro moves of FESS, Shoham and Schaeffer
@@ -2231,16 +2281,9 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     int box = s->occupant[from];
     occupy(s, s->occupant, from, 0);
     uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
-    int head = 0, tail = 0, goal_state = -1;
+    int head = 0, goal_state = -1;
     /* The first pushes, from the node's own area. */
-    for (int e = 0; e < 4 && goal_state < 0; e++) {
-        int next = from + s->step[e];
-        if (!s->floor[next] || s->occupant[next] || !s->live[next]) continue;
-        if (s->reached[from - s->step[e]] != s->reach_stamp) continue;
-        s->mq_visit[next * 4 + e] = visit;
-        s->mq_parent[next * 4 + e] = -1;
-        s->mq_state[tail++] = next * 4 + e;
-    }
+    int tail = queue_pushes(s, from, s->reached, s->reach_stamp, visit, 1, -1, 0);
     while (head < tail && goal_state < 0) {
         int state = s->mq_state[head++];
         int cell = state >> 2;
@@ -2250,18 +2293,8 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
             goal_state = state;
             break;
         }
-        occupy(s, s->occupant, cell, box);
-        flood(s, cell - s->step[state & 3], s->mq_reach,
-              fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
-        occupy(s, s->occupant, cell, 0);
-        for (int e = 0; e < 4; e++) {
-            int next = cell + s->step[e];
-            if (!s->floor[next] || s->occupant[next] || !s->live[next] || s->mq_visit[next * 4 + e] == visit) continue;
-            if (s->mq_reach[cell - s->step[e]] != s->mq_reach_stamp) continue;
-            s->mq_visit[next * 4 + e] = visit;
-            s->mq_parent[next * 4 + e] = state;
-            s->mq_state[tail++] = next * 4 + e;
-        }
+        area_behind(s, state, box);
+        tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
     }
     occupy(s, s->occupant, from, box);
     if (goal_state < 0) return -1;
@@ -2280,6 +2313,98 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     *pushes = path;
     *end = goal_state >> 2;
     return offset;
+}
+
+/* Box moves (FESS's moves, Shoham and Schaeffer 2020): box ``i`` pushed,
+ * every other box still, to each square and side it can reach, each one
+ * child, whatever the pushes between; the single pushes are among them.
+ * A search over them is as deep as the boxes' moves, not their pushes, so a
+ * box taken out of the way and one brought home cost one step each.
+ * Breadth first over (square, last push's direction), the player's area
+ * flooded afresh at each state, the node's own area (s->reached) for the
+ * first pushes. A child's move holds only its last square and direction
+ * (BOX_MOVE): box_move_path finds its pushes again from the parent when an
+ * answer is written out. Greedy forward searches only. */
+static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i,
+                         int64_t *found, int64_t *met) {
+    int from = s->cells[i];
+    int box = s->occupant[from];
+    occupy(s, s->occupant, from, 0);
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
+    int head = 0, tail = queue_pushes(s, from, s->reached, s->reach_stamp, visit, 1, -1, 0);
+    Outcome outcome = RUNNING;
+    while (head < tail && outcome == RUNNING) {
+        int state = s->mq_state[head++];
+        int cell = state >> 2, d = state & 3, pushes = 0;
+        for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
+        area_behind(s, state, box);
+        tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
+        if (cell == from) continue;
+        uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
+                                    : (BOX_MOVE << MOVE_SHIFT) | ((uint32_t)cell << 2) | (uint32_t)d;
+        occupy(s, s->occupant, from, box);
+        outcome = add_child(s, other, node, g, boxes_hash, i, from, cell, cell - s->step[d], pushes, move, 0,
+                            s->macro_length, found, met);
+        occupy(s, s->occupant, from, 0);
+    }
+    occupy(s, s->occupant, from, box);
+    return outcome;
+}
+
+/* The pushes of the box move that made ``node`` (BOX_MOVE), last first, onto
+ * ``list``: the box that left its parent's squares, pushed breadth first
+ * from the parent's position to the move's last square and direction (the
+ * fewest pushes; any way there ends in the same position). 0 on an error. */
+static int box_move_path(Search *s, int64_t node, PyObject *list) {
+    Head *h = node_head(s, node);
+    int64_t parent = h->parent;
+    int n = s->boxes, to = move_from(h->move), last = (int)(h->move & 3);
+    uint16_t *before = malloc((size_t)n * 2 * sizeof(uint16_t));
+    if (before == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    uint16_t *after = before + n;
+    unpack_boxes(s, node_key(s, parent), before);
+    unpack_boxes(s, node_key(s, node), after);
+    int from = -1;
+    for (int a = 0; a < n && from < 0; a++) {
+        int kept = 0;
+        for (int b = 0; b < n; b++) kept |= before[a] == after[b];
+        if (!kept) from = before[a];
+    }
+    for (int a = 0; a < n; a++) occupy(s, s->occupant, before[a], a + 1);
+    uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
+    flood(s, node_head(s, parent)->player, s->mq_reach, fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
+    if (from >= 0) occupy(s, s->occupant, from, 0);
+    int head = 0, goal = -1;
+    int tail = from < 0 ? 0 : queue_pushes(s, from, s->mq_reach, s->mq_reach_stamp, visit, 0, -1, 0);
+    while (head < tail && goal < 0) {
+        int state = s->mq_state[head++];
+        int cell = state >> 2;
+        if (cell == to && (state & 3) == last) {
+            goal = state;
+            break;
+        }
+        area_behind(s, state, n + 1);
+        tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 0, state, tail);
+    }
+    for (int a = 0; a < n; a++) occupy(s, s->occupant, before[a], 0);
+    free(before);
+    if (goal < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "a box move's pushes were not found again");
+        return 0;
+    }
+    for (int state = goal; state >= 0; state = s->mq_parent[state]) {
+        int e = state & 3;
+        PyObject *code = PyLong_FromUnsignedLong(((uint32_t)((state >> 2) - s->step[e]) << 2) | (uint32_t)e);
+        if (code == NULL || PyList_Append(list, code) < 0) {
+            Py_XDECREF(code);
+            return 0;
+        }
+        Py_DECREF(code);
+    }
+    return 1;
 }
 
 static int board_probe(Search *s, const uint16_t *cells, int player, int pushed);
@@ -2350,7 +2475,9 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         for (int i = n - 2; i >= 0; i--) after[i] = after[i + 1] | square_bit(cells[i + 1]);
     }
     Outcome outcome = RUNNING;
-    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0; i++) {
+    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0 && s->box_moves; i++)
+        if (s->movable[i]) outcome = box_moves(s, other, node, g, boxes_hash, i, found, met);
+    for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0 && !s->box_moves; i++) {
         if (!s->movable[i]) continue;
         int from = cells[i];
         for (int d = 0; d < 4 && outcome == RUNNING; d++) {
@@ -2942,6 +3069,10 @@ static int add_root(Search *s, uint16_t *cells, int player) {
 static int append_moves(Search *s, int64_t node, PyObject *list) {
     for (; node_head(s, node)->parent >= 0; node = node_head(s, node)->parent) {
         uint32_t move = node_head(s, node)->move;
+        if (is_box_move(move)) {
+            if (!box_move_path(s, node, list)) return 0;
+            continue;
+        }
         int d = (int)(move & 3), from = move_from(move);
         const uint32_t *record = is_macro(move) ? macro_record(s, move) : NULL;
         /* A macro's pushes one by one, last first (the list is reversed after). */
@@ -2962,7 +3093,7 @@ static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
-    "       stamps=0, square_floods=False)\n"
+    "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -3009,7 +3140,12 @@ static const char search_doc[] =
     "stamps (tests): the counters of the searches' square marks start here; near 2^32 they\n"
     "wrap within a short search (each wrap clears its marks).\n"
     "square_floods (tests): the player's areas are flooded square by square, as on a board over\n"
-    "64 squares wide, not a row at a time; the search is the same.";
+    "64 squares wide, not a row at a time; the search is the same.\n"
+    "box_moves (greedy forward searches only; 0: off): each child moves one box, the others\n"
+    "still, to any square and side it can reach, in as many pushes as it takes (FESS's moves;\n"
+    "no other macro then); 2: with feature cells, positions are taken by FESS's weights, the\n"
+    "box moves on their way that no advisor suggests (one that packs a box or joins free\n"
+    "regions is free), then by the bound.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3054,15 +3190,16 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
-    int forward_turns = 2, backward_turns = 1;
+    int forward_turns = 2, backward_turns = 1, box_moves_on = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
-                          &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns))
+                          &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
+                          &box_moves_on))
         return NULL;
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
@@ -3095,7 +3232,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
                  patterns))
         goto done;
     forward.tunnels = tunnels && weight == 0;
-    if (((goal_rooms && forward.groups) || box_macros) && weight == 0) {
+    if (((goal_rooms && forward.groups) || box_macros || box_moves_on) && weight == 0) {
         size_t states = (size_t)forward.size * 4;
         forward.mq_state = calloc(states, sizeof(int));
         forward.mq_parent = calloc(states, sizeof(int));
@@ -3107,6 +3244,9 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         forward.goal_macros = goal_rooms && forward.groups;
         forward.box_macros = box_macros;
+        forward.box_moves = box_moves_on;
+        /* (Box moves take in every square a box reaches: no other macro.) */
+        if (box_moves_on) forward.tunnels = forward.goal_macros = forward.box_macros = 0;
     }
     if (plans && weight == 0 && forward.groups && !plan_rooms(&forward)) goto done;
     if (probes > 0 && probe_limit > 0) {

@@ -151,6 +151,7 @@ def search(
     stamps: int = 0,
     square_floods: bool = False,
     turns: tuple[int, int] = TURNS,
+    box_moves: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -216,6 +217,15 @@ def search(
     many, in turn. Most levels are solved by one end alone (on SokHard
     mostly the pulls, on Holland the pushes), so the share sets which
     levels come soon (docs/benchmarks.md, session 38).
+    ``box_moves`` (greedy forward searches; 0: off): each child of the forward
+    search moves one box, every other box still, to any square it can reach
+    and from any side, in as many pushes as that takes: FESS's moves (Shoham
+    and Schaeffer 2020), the single pushes among them, so running out of
+    positions still proves; the search is as deep as the boxes' moves, not
+    their pushes (no tunnel, goal-room or box-to-goal macros then). 2, with
+    ``features``: FESS's weights too, positions in a feature cell taken by the
+    box moves on their way that no advisor suggests (one that packs a box or
+    leaves fewer free regions is free), then by the bound (_core.c, box_moves).
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -247,5 +257,6 @@ def search(
         stamps,
         square_floods,
         *turns,
+        box_moves,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -105,6 +105,7 @@ class GreedyRun(NamedTuple):
     novelty: bool = False  # core.search's ``novelty``
     weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
     turns: tuple[int, int] = core.TURNS  # core.search's ``turns``: the pushes' and the pulls' share
+    box_moves: int = 0  # core.search's ``box_moves``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -175,13 +176,15 @@ class _Flags(TypedDict, total=False):
     box_macros: bool
     plans: bool
     novelty: bool
+    box_moves: int
 
 
 # A greedy search's modifiers as its name spells them (``p3/novelty``): each
-# a GreedyRun field and its value. The benchmarks read names so too.
+# a GreedyRun field and its value. The benchmarks read names so too. ``moves``
+# and ``fess`` are core.search's ``box_moves`` 1 and 2.
 MODIFIERS: Final[dict[str, _Flags]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
-    "novelty": {"novelty": True},
+    "novelty": {"novelty": True}, "moves": {"box_moves": 1}, "fess": {"box_moves": 2},
 }
 
 
@@ -230,7 +233,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "weight": weight, "packing": settings.penalty, "features": settings.features,
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
-        "weighted": settings.weighted, "turns": settings.turns,
+        "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
         **_deadlocks(weight),
     }
 
