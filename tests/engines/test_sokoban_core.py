@@ -918,7 +918,7 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     solver.core_options made ``kwargs``, core.search's options, from."""
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-        kwargs["weighted"], kwargs["turns"])
+        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"])
 
 
 @needs_core

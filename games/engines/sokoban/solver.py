@@ -111,9 +111,9 @@ class GreedyRun(NamedTuple):
 # The compiled greedy searches tried in turn: a short one without feature
 # cells, then with them: packing penalty 3, penalty 1 with novelty
 # (core.search's ``novelty``: on a plateau of the bound, children that put a
-# box where none stood at that bound go first), and penalty 3 weighted
-# (core.search's ``weighted``: pushes + 2 x the bound), in equal parts.
-# Weighted, penalty 3 solved 5 of the 47 levels it leaves alone at 15 s of
+# box where none stood at that bound go first), in equal parts; until
+# session 40 penalty 3 weighted (core.search's ``weighted``: pushes + 2 x
+# the bound) was a third, now a spare search (below). Weighted, penalty 3 solved 5 of the 47 levels it leaves alone at 15 s of
 # CPU (session 32, docs/benchmarks.md, "Weighted greedy searches"), as many
 # as penalty 1 without novelty (which it replaced here), 3 of them the same;
 # penalty 1 with novelty stays for Grigr2001 19, which it alone solves.
@@ -134,11 +134,21 @@ class GreedyRun(NamedTuple):
 # and Grigr2001 1 in 2.9 s against 6.5 s) where p3/flat solved 12, and lost
 # none (docs/benchmarks.md, session 38); the later searches keep 2:1, which
 # the forward-solved Holland levels need (p1/novelty/t1-2 lost three).
+#
+# Then FESS's search (box moves by FESS's weights, core.search's
+# ``box_moves`` 2), with novelty and the pulls ahead: alone at 5 s of CPU it
+# solved 60 of Holland's 81 levels where penalty 3 solved 57, and with
+# penalty 3 and penalty 1 with novelty 63 together where those two solved
+# 59; its answers mostly come within a few seconds or not at all (Holland
+# 5, 14, 29, 62, 63 and Grigr2001 3 and 19 in 0.5-7 s, each slower or not
+# solved by the others; docs/benchmarks.md, session 40), so it has a short
+# slot of its own, and penalty 3 weighted, which solved Grigr2001 3 and 19
+# late in the 60 s runs and little else alone, made room for it.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
+    GreedyRun(0.1, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
     GreedyRun(0, PACKING_PENALTY, True),
     GreedyRun(0, 1, True, novelty=True),
-    GreedyRun(0, PACKING_PENALTY, True, weighted=2),
 )
 
 
@@ -152,6 +162,7 @@ GREEDY_RUNS: Final = (
 SPARE_RUNS: Final = (
     GreedyRun(0, 8, True, plans=True),
     GreedyRun(0, PACKING_PENALTY, True, novelty=True),
+    GreedyRun(0, PACKING_PENALTY, True, weighted=2),
 )
 # A spare search is not begun with less time than this left.
 SPARE_SECONDS: Final = 2.0
@@ -1071,13 +1082,13 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
 
     No one setting of the greedy search is best, so the rest of the time is
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
-    is (the fastest on most levels), then with the open positions split by
-    feature (boxes packed, free regions) and taken in turn, which made some
-    sample levels several times faster and others slower, with packing
-    penalty 3, then penalty 1 with novelty (children that put a box where
-    none stood at their bound go first) and penalty 3 weighted (pushes + 2 x
-    the bound), which solve on the hardest levels what penalty 3 alone
-    leaves. The greedy searches prune box-set deadlocks (BOX_SETS) and the
+    is (the fastest on most levels), then a short one by FESS's box moves
+    and weights, then with the open positions split by feature (boxes
+    packed, free regions) and taken in turn, which made some sample levels
+    several times faster and others slower, with packing penalty 3, then
+    penalty 1 with novelty (children that put a box where none stood at
+    their bound go first), which solves on the hardest levels what penalty 3
+    alone leaves. The greedy searches prune box-set deadlocks (BOX_SETS) and the
     deadlock patterns they learn from them (DEADLOCK_PATTERNS) and from
     whole-board probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as
     before.
