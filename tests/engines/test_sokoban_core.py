@@ -526,8 +526,10 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.search_name(0, pulls_ahead) == "p3/w2/t1-2" and solver.greedy_run("p3/w2/t1-2") == pulls_ahead
     assert solver.core_options(0, pulls_ahead)["turns"] == (1, 2)
     assert solver.greedy_run("p3/t2-1") == solver.GreedyRun(0, 3, True)  # (the default share: named "p3")
+    assert solver.greedy_run("p3/fess") == solver.GreedyRun(0, 3, True, box_moves=2)
+    assert solver.greedy_run("p1/moves/flat") == solver.GreedyRun(0, 1, False, box_moves=1)
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
-                  f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3"):
+                  f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -800,16 +802,46 @@ def test_a_box_move_takes_a_box_as_far_as_it_goes_in_one_step_and_gives_every_pu
     assert expanded < core_search(board, 0, tunnels=False, both_ends=both_ends)[2]
     # A* takes no box moves: the same proof, position for position.
     assert core_search(board, 1, tunnels=False, box_moves=box_moves) == core_search(board, 1, tunnels=False)
+    # CORRIDOR's seven pushes are one box move: the start's child is solved.
+    corridor = Board(parse_level(CORRIDOR))
+    status, codes, expanded = core_search(corridor, 0, tunnels=False, box_moves=box_moves)
+    assert (status, len(codes), expanded) == (core.SOLVED, 7, 1)
+    assert core_search(corridor, 0, tunnels=False)[2] == 7
+
+
+# Each box goes home in one push, and no further: solved by single pushes alone.
+ONE_PUSH_EACH = """\
+######
+#@$.##
+# $  #
+##.###
+######
+"""
 
 
 @needs_core
 @pytest.mark.parametrize("box_moves", [1, 2])
 def test_box_moves_leave_a_proof_of_no_solution_standing(box_moves: int) -> None:
-    # Every single push is a box move too, so running out of positions still proves it.
+    # Every single push is a box move too, so running out of positions still
+    # proves it: the box moves reach every position the single pushes reach.
     for text in (GOAL_ROW_CORNERED, CORNERED, "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"):
         board = Board(parse_level(text))
-        for both_ends in (False, True):
-            assert core_search(board, 0, tunnels=False, both_ends=both_ends, box_moves=box_moves)[0] == core.EXHAUSTED
+        pushes = core_search(board, 0, tunnels=False)
+        moves = core_search(board, 0, tunnels=False, box_moves=box_moves)
+        assert pushes[0] == moves[0] == core.EXHAUSTED
+        assert moves[2] >= pushes[2]
+        assert core_search(board, 0, tunnels=False, both_ends=True, box_moves=box_moves)[0] == core.EXHAUSTED
+    # And the single pushes are there: a level of single pushes only is solved.
+    level = parse_level(ONE_PUSH_EACH)
+    board = Board(level)
+    status, codes, _ = core_search(board, 0, tunnels=False, box_moves=box_moves)
+    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
+
+
+@needs_core
+def test_the_core_refuses_box_moves_it_does_not_take() -> None:
+    with pytest.raises(ValueError, match="box_moves"):
+        core_search(Board(LEVELS[0]), 0, tunnels=False, box_moves=3)
 
 
 # A row of goals open at both ends: the layers (peeled from both ends at

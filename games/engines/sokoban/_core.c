@@ -166,6 +166,8 @@ typedef struct Search {
     uint32_t *split_mark, split_stamp, split_closed;
     int *split_queue, split_low;
     int node_regions;
+    /* FESS's weights (box_moves 2): the expanded node's boxes packed. */
+    int node_packed;
     int *floor_cells, floor_count;
     /* The board by rows, a bit a square, where it is at most 64 squares wide
      * (``row_bits``; else floods go square by square): each occupant array
@@ -1655,18 +1657,22 @@ static int child_regions(Search *s, int from, int to, int pieces) {
     return s->node_regions - k + pieces;
 }
 
-/* The feature cell of the position on the board now (the expanded node's
- * child: its box moved from ``from`` to ``to``): boxes packed (on goals and
- * not out of packing order) by the regions of free squares. */
-static int feature_cell(Search *s, int out_of_order_count, int from, int to, int pieces) {
+/* The boxes packed on the board now: on goals and not out of packing order
+ * (``out_of_order_count`` of them are). */
+static int packed_boxes(Search *s, int out_of_order_count) {
     int packed = -out_of_order_count;
     for (int g = 0; g < s->goals; g++)
         if (s->occupant[s->goal_cell[g]]) packed++;
-    if (packed < 0) packed = 0;
-    int regions = child_regions(s, from, to, pieces);
-    if (regions < 0) regions = count_regions(s);
-    if (regions >= REGIONS) regions = REGIONS - 1;
-    return packed * REGIONS + regions;
+    return packed < 0 ? 0 : packed;
+}
+
+/* The feature cell of the position on the board now (the expanded node's
+ * child: its box moved from ``from`` to ``to``): boxes packed by the
+ * regions of free squares (up to REGIONS - 1; all of them in ``*regions``). */
+static int feature_cell(Search *s, int out_of_order_count, int from, int to, int pieces, int *regions) {
+    *regions = child_regions(s, from, to, pieces);
+    if (*regions < 0) *regions = count_regions(s);
+    return packed_boxes(s, out_of_order_count) * REGIONS + (*regions < REGIONS ? *regions : REGIONS - 1);
 }
 
 /* keep_duals' slots at the least and at the most (see keep_duals_init), and
@@ -2172,11 +2178,12 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         } else {
             int disorder = s->packing || s->features ? out_of_order(s) : 0;
             bound += (int64_t)s->packing * disorder;
-            if (s->features) cell = feature_cell(s, disorder, from, to, pieces);
+            int regions = 0;
+            if (s->features) cell = feature_cell(s, disorder, from, to, pieces, &regions);
             if (s->box_moves > 1 && s->features) {
                 /* FESS's move weights: a move that packs a box or joins
                  * free regions is free, any other costs one. */
-                int advised = cell / REGIONS > s->popped_cell / REGIONS || cell % REGIONS < s->node_regions;
+                int advised = cell / REGIONS > s->node_packed || regions < s->node_regions;
                 cost = node_head(s, node)->cost + !advised;
                 if (cost > UINT8_MAX) cost = UINT8_MAX;
             }
@@ -2316,8 +2323,9 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
 }
 
 /* Box moves (FESS's moves, Shoham and Schaeffer 2020): box ``i`` pushed,
- * every other box still, to each square and side it can reach, each one
- * child, whatever the pushes between; the single pushes are among them.
+ * every other box still, to each live square (no dead square: a box there
+ * can never reach a goal) and side it can reach, each one child, whatever
+ * the pushes between; the single pushes are among them.
  * A search over them is as deep as the boxes' moves, not their pushes, so a
  * box taken out of the way and one brought home cost one step each.
  * Breadth first over (square, last push's direction), the player's area
@@ -2450,6 +2458,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     s->reached_low = flood(s, player, s->reached, s->reach_stamp);
     if (s->features) {
         s->node_regions = label_regions(s, s->region, &s->region_stamp);
+        if (s->box_moves > 1) s->node_packed = packed_boxes(s, out_of_order(s));
     }
     memset(s->movable, 1, (size_t)(unsigned)n); /* (unsigned: n >= 0, which gcc cannot see once run() inlines this) */
     int restrict_ = -1;
@@ -3142,10 +3151,10 @@ static const char search_doc[] =
     "square_floods (tests): the player's areas are flooded square by square, as on a board over\n"
     "64 squares wide, not a row at a time; the search is the same.\n"
     "box_moves (greedy forward searches only; 0: off): each child moves one box, the others\n"
-    "still, to any square and side it can reach, in as many pushes as it takes (FESS's moves;\n"
-    "no other macro then); 2: with feature cells, positions are taken by FESS's weights, the\n"
-    "box moves on their way that no advisor suggests (one that packs a box or joins free\n"
-    "regions is free), then by the bound.";
+    "still, to any live square and side it can reach, in as many pushes as it takes (FESS's\n"
+    "moves; no other macro then); 2: with feature cells, positions are taken by FESS's weights,\n"
+    "the box moves on their way that no advisor suggests (one that packs a box or leaves fewer\n"
+    "free regions is free), then by the bound (not weighted); without feature cells, as 1.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3201,6 +3210,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
                           &box_moves_on))
         return NULL;
+    if (box_moves_on < 0 || box_moves_on > 2) {
+        PyErr_SetString(PyExc_ValueError, "box_moves: 0, 1 or 2");
+        return NULL;
+    }
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
         return NULL;

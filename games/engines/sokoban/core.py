@@ -218,14 +218,15 @@ def search(
     mostly the pulls, on Holland the pushes), so the share sets which
     levels come soon (docs/benchmarks.md, session 38).
     ``box_moves`` (greedy forward searches; 0: off): each child of the forward
-    search moves one box, every other box still, to any square it can reach
-    and from any side, in as many pushes as that takes: FESS's moves (Shoham
+    search moves one box, every other box still, to any live square it can
+    reach and from any side, in as many pushes as that takes: FESS's moves (Shoham
     and Schaeffer 2020), the single pushes among them, so running out of
     positions still proves; the search is as deep as the boxes' moves, not
     their pushes (no tunnel, goal-room or box-to-goal macros then). 2, with
     ``features``: FESS's weights too, positions in a feature cell taken by the
     box moves on their way that no advisor suggests (one that packs a box or
-    leaves fewer free regions is free), then by the bound (_core.c, box_moves).
+    leaves fewer free regions is free), then by the bound, not ``weighted``
+    (_core.c, box_moves); without ``features``, as 1.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")

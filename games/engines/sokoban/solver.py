@@ -109,14 +109,16 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with them: packing penalty 3, penalty 1 with novelty
-# (core.search's ``novelty``: on a plateau of the bound, children that put a
-# box where none stood at that bound go first), in equal parts; until
-# session 40 penalty 3 weighted (core.search's ``weighted``: pushes + 2 x
-# the bound) was a third, now a spare search (below). Weighted, penalty 3 solved 5 of the 47 levels it leaves alone at 15 s of
-# CPU (session 32, docs/benchmarks.md, "Weighted greedy searches"), as many
-# as penalty 1 without novelty (which it replaced here), 3 of them the same;
-# penalty 1 with novelty stays for Grigr2001 19, which it alone solves.
+# cells, a short one by FESS's box moves and weights (below), then with
+# feature cells: packing penalty 3, penalty 1 with novelty (core.search's
+# ``novelty``: on a plateau of the bound, children that put a box where none
+# stood at that bound go first), in equal parts; until session 40 penalty 3
+# weighted (core.search's ``weighted``: pushes + 2 x the bound) was a third,
+# now a spare search (below). Weighted, penalty 3 solved 5 of the 47 levels
+# it leaves alone at 15 s of CPU (session 32, docs/benchmarks.md, "Weighted
+# greedy searches"), as many as penalty 1 without novelty (which it replaced
+# here), 3 of them the same; penalty 1 with novelty stayed for Grigr2001 19,
+# which it alone solved then (FESS's search solves it now).
 # In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
 # made nearly every greedy answer. On the 47 classic levels penalty 3 leaves
 # at 10 s of CPU, each search alone at 15 s of CPU (session 30,
@@ -233,6 +235,9 @@ def greedy_run(name: str) -> GreedyRun:
             raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)},"
                              f" w1 to w{core.WEIGHTED_MAX}, and t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX})")
         greedy = greedy._replace(**MODIFIERS[modifier])
+    if greedy.box_moves == 2 and (not greedy.features or greedy.weighted):
+        # (The core takes FESS's weights in feature cells only, in place of any other order.)
+        raise ValueError(f"{name}: fess takes feature cells (not flat) and no weight")
     return greedy
 
 
