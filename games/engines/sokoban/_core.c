@@ -2344,10 +2344,10 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
     while (head < tail && outcome == RUNNING) {
         int state = s->mq_state[head++];
         int cell = state >> 2, d = state & 3, pushes = 0;
-        for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         area_behind(s, state, box);
         tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
         if (cell == from) continue;
+        for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
                                     : (BOX_MOVE << MOVE_SHIFT) | ((uint32_t)cell << 2) | (uint32_t)d;
         occupy(s, s->occupant, from, box);

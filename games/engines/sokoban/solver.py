@@ -141,8 +141,8 @@ class GreedyRun(NamedTuple):
 # solved 60 of Holland's 81 levels where penalty 3 solved 57, and with
 # penalty 3 and penalty 1 with novelty 63 together where those two solved
 # 59; its answers mostly come within a few seconds or not at all (Holland
-# 5, 14, 29, 62, 63 and Grigr2001 3 and 19 in 0.5-7 s, each slower or not
-# solved by the others; docs/benchmarks.md, session 40), so it has a short
+# 5, 14, 29, 62, 63 and Grigr2001 3 in 0.2-4.4 s, each slower or not solved
+# by the others; docs/benchmarks.md, session 40), so it has a short
 # slot of its own. With 10% of the time, and penalty 3 weighted a spare
 # search only, Grigr2001 19 was lost at 60 s (FESS takes 14 s of CPU for it
 # since the review's fixes, and weighted was its search before): 5% keeps
@@ -1094,10 +1094,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     several times faster and others slower, with packing penalty 3, then
     penalty 1 with novelty (children that put a box where none stood at
     their bound go first) and penalty 3 weighted (pushes + 2 x the bound),
-    which solve on the hardest levels what penalty 3 alone leaves. The greedy searches prune box-set deadlocks (BOX_SETS) and the
-    deadlock patterns they learn from them (DEADLOCK_PATTERNS) and from
-    whole-board probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as
-    before.
+    which solve on the hardest levels what penalty 3 alone leaves. The
+    greedy searches prune box-set deadlocks (BOX_SETS) and the deadlock
+    patterns they learn from them (DEADLOCK_PATTERNS) and from whole-board
+    probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as before.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
