@@ -109,11 +109,11 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, a short one by FESS's box moves and weights (below), then with
-# feature cells: packing penalty 3, penalty 1 with novelty (core.search's
+# cells, then with feature cells, in equal parts: FESS's box moves and
+# weights (below), packing penalty 3, penalty 1 with novelty (core.search's
 # ``novelty``: on a plateau of the bound, children that put a box where none
 # stood at that bound go first), and penalty 3 weighted (core.search's
-# ``weighted``: pushes + 2 x the bound), in equal parts. Weighted, penalty 3
+# ``weighted``: pushes + 2 x the bound). Weighted, penalty 3
 # solved 5 of the 47 levels it leaves alone at 15 s of CPU (session 32,
 # docs/benchmarks.md, "Weighted greedy searches"), as many as penalty 1
 # without novelty (which it replaced here), 3 of them the same; penalty 1
@@ -137,19 +137,21 @@ class GreedyRun(NamedTuple):
 # the forward-solved Holland levels need (p1/novelty/t1-2 lost three).
 #
 # Then FESS's search (box moves by FESS's weights, core.search's
-# ``box_moves`` 2), with novelty and the pulls ahead: alone at 5 s of CPU it
-# solved 60 of Holland's 81 levels where penalty 3 solved 57, and with
-# penalty 3 and penalty 1 with novelty 63 together where those two solved
-# 59; its answers mostly come within a few seconds or not at all (Holland
-# 5, 14, 29, 62, 63 and Grigr2001 3 in 0.2-4.4 s, each slower or not solved
-# by the others; docs/benchmarks.md, session 40), so it has a short
-# slot of its own. With 10% of the time, and penalty 3 weighted a spare
-# search only, Grigr2001 19 was lost at 60 s (FESS takes 14 s of CPU for it
-# since the review's fixes, and weighted was its search before): 5% keeps
-# most of FESS's answers and weighted's third.
+# ``box_moves`` 2), with novelty and the pulls ahead, the first of the equal
+# parts: alone at 5 s of CPU it is the strongest single search on the large
+# levels, where the classic collections are hardest: 63 of Holland's 81
+# against 59 for penalty 3, 95 of Grigr2001's 100 against 93 for penalty 3
+# and 94 for penalty 1 with novelty, 140 of SokHard's 163 against 141 and
+# 141 (session 41, docs/benchmarks.md); Holland 1, 5, 14, 25, 29, 31 and 62
+# (14 to 30 boxes) in 0.2-3.9 s, each slower or not solved by penalty 3.
+# With 5% of the time (session 40) it had 6 s of a thread; with its equal
+# part, 25 s, at 60 s it solved Holland 67 and 68 (in 24.4 and 23.3 s),
+# which session 40's portfolio left, and Grigr2001 19 in 17.6 s (49.8 s, by
+# penalty 3 weighted), and lost no level (Holland 67 of 81, Grigr2001 97 of
+# 100).
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
-    GreedyRun(0.05, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
+    GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
     GreedyRun(0, PACKING_PENALTY, True),
     GreedyRun(0, 1, True, novelty=True),
     GreedyRun(0, PACKING_PENALTY, True, weighted=2),
@@ -1088,13 +1090,14 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
 
     No one setting of the greedy search is best, so the rest of the time is
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
-    is (the fastest on most levels), then a short one by FESS's box moves
-    and weights, then with the open positions split by feature (boxes
-    packed, free regions) and taken in turn, which made some sample levels
-    several times faster and others slower, with packing penalty 3, then
-    penalty 1 with novelty (children that put a box where none stood at
-    their bound go first) and penalty 3 weighted (pushes + 2 x the bound),
-    which solve on the hardest levels what penalty 3 alone leaves. The
+    is (the fastest on most levels), then in equal parts with the open
+    positions split by feature (boxes packed, free regions) and taken in
+    turn, which made some sample levels several times faster and others
+    slower: one by FESS's box moves and weights (the strongest on the large
+    levels), one with packing penalty 3, then penalty 1 with novelty
+    (children that put a box where none stood at their bound go first) and
+    penalty 3 weighted (pushes + 2 x the bound), which solve on the hardest
+    levels what penalty 3 alone leaves. The
     greedy searches prune box-set deadlocks (BOX_SETS) and the deadlock
     patterns they learn from them (DEADLOCK_PATTERNS) and from whole-board
     probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as before.
