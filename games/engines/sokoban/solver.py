@@ -109,24 +109,11 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with feature cells, in equal parts: FESS's box moves and
-# weights (below), packing penalty 3, penalty 1 with novelty (core.search's
-# ``novelty``: on a plateau of the bound, children that put a box where none
-# stood at that bound go first), and penalty 3 weighted (core.search's
-# ``weighted``: pushes + 2 x the bound). Weighted, penalty 3
-# solved 5 of the 47 levels it leaves alone at 15 s of CPU (session 32,
-# docs/benchmarks.md, "Weighted greedy searches"), as many as penalty 1
-# without novelty (which it replaced here), 3 of them the same; penalty 1
-# with novelty stays for Grigr2001 19, which it alone solved then.
+# cells, then with feature cells, in equal parts, FESS's box moves and
+# weights (below) and packing penalty 3. With two threads the two run side
+# by side to the end (at 60 s: FESS 7-60 s, penalty 3 13-60 s, after the A*).
 # In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
-# made nearly every greedy answer. On the 47 classic levels penalty 3 leaves
-# at 10 s of CPU, each search alone at 15 s of CPU (session 30,
-# docs/benchmarks.md, "The portfolio's last two searches"): penalty 1 solved
-# 5, penalty 1 with novelty 5 (3 the same), penalty 8 by packing plans 2,
-# penalty 3 with novelty 1; penalty 1 with and without novelty 7 together,
-# the pair before (penalty 1, and 8 by plans) 6, the pair of session 28
-# (penalties 1 and 3 with novelty) 5. Alone on all 344 a novelty search
-# solved 5 fewer than penalty 3 without it, so it comes after it.
+# made nearly every greedy answer.
 #
 # The short first search gives the pulls two turns for each of the pushes'
 # (``turns``): most levels are solved by one end alone, on SokHard mostly
@@ -136,25 +123,26 @@ class GreedyRun(NamedTuple):
 # none (docs/benchmarks.md, session 38); the later searches keep 2:1, which
 # the forward-solved Holland levels need (p1/novelty/t1-2 lost three).
 #
-# Then FESS's search (box moves by FESS's weights, core.search's
-# ``box_moves`` 2), with novelty and the pulls ahead, the first of the equal
-# parts: alone at 5 s of CPU it is the strongest single search on the large
-# levels, where the classic collections are hardest: 63 of Holland's 81
-# against 59 for penalty 3, 95 of Grigr2001's 100 against 93 for penalty 3
-# and 94 for penalty 1 with novelty, 140 of SokHard's 163 against 141 and
-# 141 (session 41, docs/benchmarks.md); Holland 1, 5, 14, 25, 29, 31 and 62
-# (14 to 30 boxes) in 0.2-3.9 s, each slower or not solved by penalty 3.
-# With 5% of the time (session 40) it had 6 s of a thread; with its equal
-# part, 25 s, at 60 s it solved Holland 67 and 68 (in 24.4 and 23.3 s),
-# which session 40's portfolio left, and Grigr2001 19 in 17.6 s (49.8 s, by
-# penalty 3 weighted), and lost no level (Holland 67 of 81, Grigr2001 97 of
-# 100).
+# FESS's search (box moves by FESS's weights, core.search's ``box_moves``
+# 2), with novelty and the pulls ahead: alone at 5 s of CPU it is the
+# strongest single search on the large levels, where the classic
+# collections are hardest: 63 of Holland's 81 against 59 for penalty 3, 95
+# of Grigr2001's 100 against 93 for penalty 3 and 94 for penalty 1 with
+# novelty, 140 of SokHard's 163 against 141 and 141 (session 41,
+# docs/benchmarks.md); Holland 1, 5, 14, 25, 29, 31 and 62 (14 to 30 boxes)
+# in 0.2-3.9 s, each slower or not solved by penalty 3. With 5% of the time
+# (session 40) it had 6 s of a thread; with a quarter of the rest, 25 s, at
+# 60 s it solved Holland 67 and 68 (in 24.4 and 23.3 s), which session 40's
+# portfolio left, and Grigr2001 19 in 17.6 s (49.8 s, by penalty 3
+# weighted), while penalty 1 with novelty and penalty 3 weighted, the other
+# two quarters, made no answer on Holland, Grigr2001 or the SokHard panel;
+# alone at 45 s of CPU it solved Holland 20 too (in 20 s). Those two are
+# spare searches now: alone at 5 s of CPU they add to FESS and penalty 3
+# together one level of the three sets (SokHard 132, penalty 1 with novelty).
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
     GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
     GreedyRun(0, PACKING_PENALTY, True),
-    GreedyRun(0, 1, True, novelty=True),
-    GreedyRun(0, PACKING_PENALTY, True, weighted=2),
 )
 
 
@@ -164,9 +152,14 @@ GREEDY_RUNS: Final = (
 # rather than sit idle: at 60 s, penalty 1 filled its gigabyte on Holland 25
 # at 50 s (session 31). Penalty 8 by packing plans and penalty 3 with
 # novelty solved levels of the 47 hard ones alone that the portfolio's
-# searches solve less often (docs/benchmarks.md, session 30).
+# searches solve less often (docs/benchmarks.md, session 30). Penalty 1 with
+# novelty (Grigr2001 19, session 30; SokHard 132 alone at 5 s, session 41)
+# and penalty 3 weighted (pushes + 2 x the bound, core.search's ``weighted``;
+# 5 of the 47 at 15 s of CPU, session 32) were GREEDY_RUNS' until session 41.
 SPARE_RUNS: Final = (
     GreedyRun(0, 8, True, plans=True),
+    GreedyRun(0, 1, True, novelty=True),
+    GreedyRun(0, PACKING_PENALTY, True, weighted=2),
     GreedyRun(0, PACKING_PENALTY, True, novelty=True),
 )
 # A spare search is not begun with less time than this left.
@@ -1094,10 +1087,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     positions split by feature (boxes packed, free regions) and taken in
     turn, which made some sample levels several times faster and others
     slower: one by FESS's box moves and weights (the strongest on the large
-    levels), one with packing penalty 3, then penalty 1 with novelty
-    (children that put a box where none stood at their bound go first) and
-    penalty 3 weighted (pushes + 2 x the bound), which solve on the hardest
-    levels what penalty 3 alone leaves. The
+    levels) and one with packing penalty 3. The
     greedy searches prune box-set deadlocks (BOX_SETS) and the deadlock
     patterns they learn from them (DEADLOCK_PATTERNS) and from whole-board
     probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as before.
