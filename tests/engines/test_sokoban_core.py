@@ -1186,6 +1186,26 @@ def test_a_search_that_floods_square_by_square_is_the_same_search(collection: st
 
 
 @needs_core
+def test_the_two_ends_of_a_search_draw_on_one_memory() -> None:
+    # A search from both ends draws on one budget, each end taking what the
+    # other leaves: on the large levels the pulls take little and FESS's pushes
+    # much. Holland 5 (22 boxes) by FESS's search takes some 22 MB, nearly all of
+    # it the pushes'; with 24 MB it is the very search it is with 256 MB (with a
+    # fixed half each the pushes stopped for memory at 30,466 expansions).
+    level = load_levels(SHARED / "Holland.xsb")[4]
+    prepared = core.CoreBoard(Board(level))
+    options = solver.core_options(0, solver.greedy_run("p3/fess/novelty/t1-2"))
+
+    def searched(megabytes: int) -> tuple[str, list[int], int, int]:
+        return core.search(prepared, memory_bytes=megabytes << 20, check=lambda expanded: None, **options)
+
+    plenty = searched(256)
+    assert plenty[0] == core.SOLVED and replay(level, to_lurd(prepared.board, plenty[1])).solved
+    assert searched(24) == plenty
+    assert searched(8)[0] == core.MEMORY  # (and a budget it cannot fit says so)
+
+
+@needs_core
 def test_a_board_over_64_squares_wide_is_solved_and_proved() -> None:
     # Too wide for a 64-bit word a row: its areas are flooded square by square.
     wall = "#" * 70

@@ -150,6 +150,11 @@ typedef struct Search {
     int *cycle, cycle_length, cursor;
     int64_t open;
     size_t bytes, budget;
+    /* The bytes counted against the memory the search may take, with the
+     * search from the other end if any (``pool``: pool_own, or the other
+     * end's), and that memory. ``budget`` is the search's nominal share,
+     * which sizes its caches. */
+    size_t *pool, pool_own, pool_budget;
     /* Scratch, sized once. */
     int *occupant;      /* box index + 1, or 0 */
     uint32_t *reached;  /* the expanded node's area: == reach_stamp */
@@ -321,10 +326,21 @@ static inline uint64_t player_mix(Search *s, int player) {
     return s->zobrist[player] * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
 }
 
+/* Whether ``bytes`` more fit the memory the search shares with the search
+ * from the other end: one end may take what the other leaves (the pulls of
+ * a large level take little; a fixed half each stopped the pushes with half
+ * the memory unused). Until the memory is full the searches are the same. */
+static inline int fits(const Search *s, size_t bytes) { return *s->pool + bytes <= s->pool_budget; }
+
+static inline void count_bytes(Search *s, size_t bytes) {
+    s->bytes += bytes;
+    *s->pool += bytes;
+}
+
 static void *counted_alloc(Search *s, size_t bytes) {
-    if (s->bytes + bytes > s->budget) return NULL;
+    if (!fits(s, bytes)) return NULL;
     void *p = calloc(1, bytes);
-    if (p != NULL) s->bytes += bytes;
+    if (p != NULL) count_bytes(s, bytes);
     return p;
 }
 
@@ -382,6 +398,7 @@ static int grow_table(Search *s) {
         table[i] = slot_of(hash, node);
     }
     s->bytes -= s->table_capacity * sizeof(uint64_t);
+    *s->pool -= s->table_capacity * sizeof(uint64_t);
     free(s->table);
     s->table = table;
     s->table_capacity = capacity;
@@ -434,10 +451,10 @@ static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t
     if (h->length == h->capacity) {
         size_t capacity = h->capacity ? h->capacity * 2 : 256;
         size_t added = (capacity - h->capacity) * sizeof(Entry);
-        if (s->bytes + added > s->budget) return 0;
+        if (!fits(s, added)) return 0;
         Entry *data = realloc(h->data, capacity * sizeof(Entry));
         if (data == NULL) return 0;
-        s->bytes += added;
+        count_bytes(s, added);
         if (h->capacity == 0) s->cycle[s->cycle_length++] = cell;
         h->data = data;
         h->capacity = capacity;
@@ -1554,7 +1571,7 @@ static int room_blocked(Search *s, int k, uint64_t filled) {
     int blocked = plan_peel(s, k, filled);
     if (2 * (s->plan_count + 1) > s->plan_capacity) {
         size_t capacity = s->plan_capacity * 2, grown = s->plan_capacity * sizeof(PlanEntry);
-        PlanEntry *table = capacity <= PLAN_SLOTS_MAX && s->bytes + grown <= s->budget
+        PlanEntry *table = capacity <= PLAN_SLOTS_MAX && fits(s, grown)
                                ? malloc(capacity * sizeof(PlanEntry))
                                : NULL;
         if (table == NULL) {
@@ -1570,7 +1587,7 @@ static int room_blocked(Search *s, int k, uint64_t filled) {
             free(s->plan_table);
             s->plan_table = table;
             s->plan_capacity = capacity;
-            s->bytes += grown;
+            count_bytes(s, grown);
         }
         slot = plan_slot(s->plan_table, s->plan_capacity, k, filled);
     }
@@ -1976,10 +1993,10 @@ static int64_t macro_room(Search *s, size_t count) {
         size_t capacity = s->macro_capacity ? s->macro_capacity * 2 : 4096;
         while (capacity < offset + count + 1) capacity *= 2;
         size_t grown = (capacity - s->macro_capacity) * sizeof(uint32_t);
-        if (s->bytes + grown > s->budget) return -1;
+        if (!fits(s, grown)) return -1;
         uint32_t *macros = realloc(s->macros, capacity * sizeof(uint32_t));
         if (macros == NULL) return -1;
-        s->bytes += grown;
+        count_bytes(s, grown);
         s->macros = macros;
         s->macro_capacity = capacity;
     }
@@ -2079,7 +2096,7 @@ static int novel_mark(Search *s, uint64_t key) {
     if (2 * (s->novel_count + 1) > s->novel_capacity) {
         size_t capacity = s->novel_capacity ? s->novel_capacity * 2 : 4096;
         size_t grown = (capacity - s->novel_capacity) * sizeof(uint64_t);
-        uint64_t *keys = s->bytes + grown <= s->budget ? calloc(capacity, sizeof(uint64_t)) : NULL;
+        uint64_t *keys = fits(s, grown) ? calloc(capacity, sizeof(uint64_t)) : NULL;
         if (keys == NULL) {
             if (s->novel_keys != NULL) memset(s->novel_keys, 0, s->novel_capacity * sizeof(uint64_t));
             s->novel_count = 0;
@@ -2094,7 +2111,7 @@ static int novel_mark(Search *s, uint64_t key) {
             }
             free(s->novel_keys);
             s->novel_keys = keys;
-            s->bytes += grown;
+            count_bytes(s, grown);
             s->novel_capacity = capacity;
         }
     }
@@ -2862,6 +2879,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->features = features;
     s->backward = backward;
     s->budget = budget;
+    s->pool = &s->pool_own;
+    s->pool_budget = budget;
     s->heap_count = features ? (n + 1) * REGIONS : 1;
     s->heaps = calloc((size_t)s->heap_count, sizeof(Heap));
     s->cycle = calloc((size_t)s->heap_count, sizeof(int));
@@ -3119,8 +3138,9 @@ static const char search_doc[] =
     "player behind it is pushed on in the same move while the corridor lasts.\n"
     "goal_rooms (greedy forward searches only): a push into a goal room with a packing order\n"
     "gets a second child, the box pushed on in the same move to the room's deepest empty goal.\n"
-    "budget: bytes the search may allocate. check(expanded) is called now and then and may\n"
-    "raise to stop the search. status is 'solved' (pushes: box square << 2 | direction,\n"
+    "budget: bytes the search may allocate, its two ends together (one may take what the other\n"
+    "leaves). check(expanded) is called now and then and may raise to stop the search.\n"
+    "status is 'solved' (pushes: box square << 2 | direction,\n"
     "LURD), 'exhausted' (no solution), 'incomplete' (out of positions after macros skipped\n"
     "some: no proof) or 'memory'. trace (measurement), if a list: at each check a tuple\n"
     "(expanded, bytes, lowest priority expanded, last priority, its pushes, its boxes, its\n"
@@ -3240,6 +3260,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "backward: a tuple or None");
         goto done;
     }
+    /* (Each end's nominal share sizes its caches; the two draw on the whole budget.) */
     size_t share = two_ends ? (size_t)budget / 2 : (size_t)budget;
     if (!prepare(&forward, width, &floor, &forward_targets, weight, packing, corrals, features, 0, share, box_sets,
                  patterns))
@@ -3279,6 +3300,12 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;
+    if (two_ends) {
+        /* The two ends draw on the whole budget together. */
+        forward.pool_own += backward.pool_own;
+        backward.pool = &forward.pool_own;
+        forward.pool_budget = backward.pool_budget = (size_t)budget;
+    }
     keep_duals_init(&forward);
     if (two_ends) keep_duals_init(&backward);
     start_stamps(&forward, stamps);
