@@ -149,12 +149,11 @@ typedef struct Search {
     int heap_count;
     int *cycle, cycle_length, cursor;
     int64_t open;
-    size_t bytes, budget;
     /* The bytes counted against the memory the search may take, with the
      * search from the other end if any (``pool``: pool_own, or the other
      * end's), and that memory. ``budget`` is the search's nominal share,
      * which sizes its caches. */
-    size_t *pool, pool_own, pool_budget;
+    size_t budget, *pool, pool_own, pool_budget;
     /* Scratch, sized once. */
     int *occupant;      /* box index + 1, or 0 */
     uint32_t *reached;  /* the expanded node's area: == reach_stamp */
@@ -332,10 +331,7 @@ static inline uint64_t player_mix(Search *s, int player) {
  * the memory unused). Until the memory is full the searches are the same. */
 static inline int fits(const Search *s, size_t bytes) { return *s->pool + bytes <= s->pool_budget; }
 
-static inline void count_bytes(Search *s, size_t bytes) {
-    s->bytes += bytes;
-    *s->pool += bytes;
-}
+static inline void count_bytes(Search *s, size_t bytes) { *s->pool += bytes; }
 
 static void *counted_alloc(Search *s, size_t bytes) {
     if (!fits(s, bytes)) return NULL;
@@ -397,7 +393,6 @@ static int grow_table(Search *s) {
         while (table[i] != SLOT_EMPTY) i = (i + 1) & (capacity - 1);
         table[i] = slot_of(hash, node);
     }
-    s->bytes -= s->table_capacity * sizeof(uint64_t);
     *s->pool -= s->table_capacity * sizeof(uint64_t);
     free(s->table);
     s->table = table;
@@ -2762,7 +2757,7 @@ static int trace_point(Search *forward, Search *backward, PyObject *trace) {
     if (boxes == NULL) return 0;
     for (int i = 0; i < forward->boxes; i++) PyTuple_SET_ITEM(boxes, i, PyLong_FromLong(cells[i]));
     long long expanded = forward->expanded + (backward ? backward->expanded : 0);
-    unsigned long long bytes = forward->bytes + (backward ? backward->bytes : 0);
+    unsigned long long bytes = *forward->pool; /* (both ends': they share it) */
     PyObject *path = PyList_New(0);
     if (path == NULL || !append_moves(forward, forward->last_node, path) || PyList_Reverse(path) < 0) {
         Py_XDECREF(path);

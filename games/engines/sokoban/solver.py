@@ -120,8 +120,10 @@ class GreedyRun(NamedTuple):
 # the pulls. Alone at 15 s of CPU on the 30 panel levels the portfolio
 # solves, p3/flat/t1-2 solved 18 (SokHard 16 of 17, 84 and 136 among them,
 # and Grigr2001 1 in 2.9 s against 6.5 s) where p3/flat solved 12, and lost
-# none (docs/benchmarks.md, session 38); the later searches keep 2:1, which
-# the forward-solved Holland levels need (p1/novelty/t1-2 lost three).
+# none (docs/benchmarks.md, session 38); penalty 3 keeps 2:1, which the
+# forward-solved Holland levels need (p1/novelty/t1-2 lost three), while
+# FESS's search, slower an expansion of the pushes, gives the pulls two
+# turns too (alone at 5 s of CPU: 63 of Holland at 1:2, 61 at 2:1).
 #
 # FESS's search (box moves by FESS's weights, core.search's ``box_moves``
 # 2), with novelty and the pulls ahead: alone at 5 s of CPU it is the
@@ -1087,10 +1089,10 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     positions split by feature (boxes packed, free regions) and taken in
     turn, which made some sample levels several times faster and others
     slower: one by FESS's box moves and weights (the strongest on the large
-    levels) and one with packing penalty 3. The
-    greedy searches prune box-set deadlocks (BOX_SETS) and the deadlock
-    patterns they learn from them (DEADLOCK_PATTERNS) and from whole-board
-    probes (BOARD_PROBE_EVERY); A* does not, so its proofs are as before.
+    levels) and one with packing penalty 3. The greedy searches prune
+    box-set deadlocks (BOX_SETS) and the deadlock patterns they learn from
+    them (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY);
+    A* does not, so its proofs are as before.
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
