@@ -528,8 +528,13 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.greedy_run("p3/t2-1") == solver.GreedyRun(0, 3, True)  # (the default share: named "p3")
     assert solver.greedy_run("p3/fess") == solver.GreedyRun(0, 3, True, box_moves=2)
     assert solver.greedy_run("p1/moves/flat") == solver.GreedyRun(0, 1, False, box_moves=1)
+    other_order = solver.GreedyRun(0, 3, True, novelty=True, turns=(1, 2), box_moves=2, order=2)
+    assert solver.search_name(0, other_order) == "p3/novelty/fess/t1-2/o2"
+    assert solver.greedy_run("p3/fess/novelty/t1-2/o2") == other_order
+    assert solver.core_options(0, other_order)["order"] == 2
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
-                  f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2"):
+                  f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2",
+                  "p3/o0", "p3/o", "p3/o1234567", "p3/ox"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -1071,7 +1076,7 @@ WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), (
 
 @needs_core
 @pytest.mark.parametrize(("collection", "number"), WIDE_LEVELS)
-@pytest.mark.parametrize("setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2"])
+@pytest.mark.parametrize("setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2", "p3/fess/novelty/t1-2/o2"])
 def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     collection: str, number: int, setting: str
 ) -> None:
@@ -1087,11 +1092,13 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     # FESS's weights, a weight step later for each box move not advised) that
     # the board says. A box move (``fess``) takes a box any number of pushes at
     # once, so the player square and feature cell are worked out here across
-    # moves of any length.
+    # moves of any length. With another packing order (``o2``: another on all
+    # these levels but Holland 25) it is that order that counts.
     level = load_levels(SHARED / collection)[number - 1]
     board = Board(level)
-    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
-    penalty = solver.greedy_run(setting).penalty
+    greedy = solver.greedy_run(setting)
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True, shuffle=greedy.order)
+    penalty = greedy.penalty
     trace = traced_portfolio_search(level, setting, 16_000)
     assert len(trace) >= 25
     regions_seen = set()

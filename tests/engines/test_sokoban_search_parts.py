@@ -183,6 +183,24 @@ def test_a_goal_room_is_filled_through_the_entrances_its_boxes_come_from() -> No
     assert entrance_order(board, board.goal_mask, tries=0) is None
 
 
+def test_a_shuffled_packing_order_is_another_order_that_fits() -> None:
+    # SPLIT_ROW's two sides may be filled in turn in any way, each side from
+    # its far end inwards: the seeds find several orders, every one fitting,
+    # and a seed finds the same order every time.
+    board = Board(parse_level(SPLIT_ROW))
+    row = [square(board, x, 3) for x in range(5, 10)]
+    orders = {seed: entrance_order(board, board.goal_mask, shuffle=seed) for seed in range(12)}
+    for order in orders.values():
+        assert order is not None and sorted(order) == row
+        assert [goal for goal in order if goal in row[:3]] == row[2::-1]
+        assert [goal for goal in order if goal in row[3:]] == row[3:]
+    assert len({tuple(order) for order in orders.values() if order}) >= 3
+    assert entrance_order(board, board.goal_mask, shuffle=7) == orders[7]
+    # A row with one way to fill it has no other order to find.
+    board = Board(parse_level(TWO_DOOR_ROW))
+    assert entrance_order(board, board.goal_mask, shuffle=5) == entrance_order(board, board.goal_mask)
+
+
 def test_a_goal_room_that_can_never_empty_has_no_order_by_entrance() -> None:
     # The goal in the pocket holds its box for good (the wall two squares
     # below it: no box is ever pulled off it), so no order empties the room,

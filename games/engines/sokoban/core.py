@@ -72,9 +72,24 @@ class CoreBoard:
         found (packing.entrance_order), else the concentric layers."""
         self.board = board
         self.floor = _squares(board, board.floor)
-        order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=entrances)
-        self.forward = _targets(board, list(board.goals), board.dist, board.live, order)
+        self.entrances = entrances
+        self.forward = self._forward(0)
+        # The forward targets by entrance_order's ``shuffle`` (search's ``order``).
+        self._orders: dict[int, Targets] = {0: self.forward}
         self._backward: Targets | None = None
+
+    def _forward(self, shuffle: int) -> Targets:
+        board = self.board
+        order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=self.entrances, shuffle=shuffle)
+        return _targets(board, list(board.goals), board.dist, board.live, order)
+
+    def targets(self, order: int) -> Targets:
+        """The targets of a search by pushes with the goal rooms' packing order
+        ``order``: 0 the one ``forward`` holds, another number another order that
+        fits where there is a choice (packing.entrance_order's ``shuffle``)."""
+        if order not in self._orders:
+            self._orders[order] = self._forward(order)
+        return self._orders[order]
 
     @property
     def backward(self) -> Targets:
@@ -152,6 +167,7 @@ def search(
     square_floods: bool = False,
     turns: tuple[int, int] = TURNS,
     box_moves: int = 0,
+    order: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -227,6 +243,8 @@ def search(
     box moves on their way that no advisor suggests (one that packs a box or
     leaves fewer free regions is free), then by the bound, not ``weighted``
     (_core.c, box_moves); without ``features``, as 1.
+    ``order``: the goal rooms' packing order (CoreBoard.targets); 0 the first
+    one found, another number another that fits, where there is a choice.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -236,7 +254,7 @@ def search(
         core_board.floor,
         list(bits(board.start_boxes)) if start is None else start[0],
         board.start_player if start is None else start[1],
-        core_board.forward,
+        core_board.targets(order),
         core_board.backward if backward else None,
         weight,
         packing,

@@ -28,20 +28,24 @@ filled, each through an entrance that the boxes of the start have to spare
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from .board import INF, Board, bits
 
 
 class PackingOrder:
-    def __init__(self, board: Board, squares: int, player: int, *, pulls: bool, entrances: bool = False) -> None:
+    def __init__(
+        self, board: Board, squares: int, player: int, *, pulls: bool, entrances: bool = False, shuffle: int = 0
+    ) -> None:
         """Peel ``squares`` (all holding boxes) with the player starting on ``player``.
 
         ``pulls``: peel by pulling boxes off (goals, for forward searches);
         otherwise by pushing them off (start squares, for backward searches).
         ``entrances`` (with ``pulls``): a group with an order inside takes the
         order ``entrance_order`` finds for it, where it finds one: each goal a
-        layer of its own, so that the penalty asks for that order exactly.
+        layer of its own, so that the penalty asks for that order exactly;
+        ``shuffle``: entrance_order's, another order that fits.
         """
         self.layer: dict[int, int] = {}
         # Groups: squares of ``squares`` joined through side-by-side neighbours.
@@ -91,7 +95,7 @@ class PackingOrder:
         ]
         if entrances and pulls:
             for group in self.groups:
-                order = entrance_order(board, group)
+                order = entrance_order(board, group, shuffle=shuffle)
                 if order is not None:
                     # The goal filled first is the deepest layer.
                     for depth, goal in enumerate(reversed(order)):
@@ -130,7 +134,7 @@ ORDER_GOALS_MAX = 64
 CHECK_TRIES = 64
 
 
-def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[int] | None:
+def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES, shuffle: int = 0) -> list[int] | None:
     """The goals of ``room`` in an order they can be filled, the ones filled
     first staying, each through an entrance with boxes of the start to spare;
     None where no order is found (in ``tries`` fillings for each slack).
@@ -147,6 +151,12 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
     entrance with most to spare goes first. A filling that led nowhere is
     not tried again, whatever entrances the way to it used: that may miss
     an order that fits a slack, and then a wider slack's is taken.
+
+    Of the ways out equally worth taking, the lowest goal goes first; with
+    ``shuffle`` (a seed) they are taken in an order shuffled by it, which
+    finds another order that fits, where there is a choice: which order a
+    search does best with is not known beforehand (docs/benchmarks.md,
+    session 43).
     """
     if bin(room).count("1") > ORDER_GOALS_MAX or any(
         not any((board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1 for step in board.steps)
@@ -164,7 +174,7 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
     # same fillings come up again under every slack.
     exits: dict[tuple[int, int], set[int]] = {}
     # The widest slack first: where even it fits no order, none does.
-    if _order(board, room, outside, Counter(doors * len(nearest)), tries, exits) is None:
+    if _order(board, room, outside, Counter(doors * len(nearest)), tries, exits, shuffle) is None:
         return None
     # A box that starts on a goal of the room and can never leave it need not
     # come in: it may stand for a box through any entrance.
@@ -174,17 +184,25 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES) -> list[in
             door for box, near in nearest.items() if near < INF
             for door in doors if towards[door][box] <= min(near + slack, INF - 1)
         )
-        order = _order(board, room, outside, quota, tries, exits)
+        order = _order(board, room, outside, quota, tries, exits, shuffle)
         if order is not None:
             return order
     return None
 
 
 def _order(
-    board: Board, room: int, outside: int, quota: Counter[int], tries: int, exits: dict[tuple[int, int], set[int]]
+    board: Board,
+    room: int,
+    outside: int,
+    quota: Counter[int],
+    tries: int,
+    exits: dict[tuple[int, int], set[int]],
+    shuffle: int,
 ) -> list[int] | None:
     """entrance_order's search for one set of counts, ``quota`` boxes through each
     entrance; ``exits`` keeps _exits' answers by (filling, goal)."""
+    # (Seeded here, so that each set of counts is searched alike whatever came before.)
+    rng = random.Random(shuffle) if shuffle else None
     order: list[int] = []
     used: Counter[int] = Counter()
     dead: set[int] = set()
@@ -206,6 +224,9 @@ def _order(
             if doors is None:
                 doors = exits[filled, goal] = _exits(board, room, outside, filled, goal)
             ways += [(goal, door) for door in doors if used[door] < quota[door]]
+        if rng is not None:
+            rng.shuffle(ways)
+        # (A stable sort: the ties stay in the order above.)
         ways.sort(key=lambda way: used[way[1]] - quota[way[1]])
         for goal, door in ways:
             used[door] += 1

@@ -106,6 +106,7 @@ class GreedyRun(NamedTuple):
     weighted: int = 0  # core.search's ``weighted`` (0: a pure greedy search)
     turns: tuple[int, int] = core.TURNS  # core.search's ``turns``: the pushes' and the pulls' share
     box_moves: int = 0  # core.search's ``box_moves``
+    order: int = 0  # core.search's ``order``: another packing order of the goal rooms
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -201,8 +202,9 @@ MODIFIERS: Final[dict[str, _Flags]] = {
 
 def search_name(weight: int, settings: GreedyRun) -> str:
     """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as
-    ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``, and one whose
-    ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``."""
+    ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``, one whose
+    ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``, and one
+    with another packing order with its number, such as ``p3/o2``."""
     if weight:
         return "A*"
     modifiers = [name for name, fields in MODIFIERS.items()
@@ -211,6 +213,8 @@ def search_name(weight: int, settings: GreedyRun) -> str:
         modifiers.append(f"w{settings.weighted}")
     if settings.turns != core.TURNS:
         modifiers.append("t{}-{}".format(*settings.turns))
+    if settings.order:
+        modifiers.append(f"o{settings.order}")
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -229,9 +233,12 @@ def greedy_run(name: str) -> GreedyRun:
         if turns and all(0 < int(part) <= core.TURNS_MAX for part in turns.groups()):
             greedy = greedy._replace(turns=(int(turns[1]), int(turns[2])))
             continue
+        if re.fullmatch(r"o[1-9]\d{0,5}", modifier):
+            greedy = greedy._replace(order=int(modifier[1:]))
+            continue
         if modifier not in MODIFIERS:
             raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)},"
-                             f" w1 to w{core.WEIGHTED_MAX}, and t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX})")
+                             f" w1 to w{core.WEIGHTED_MAX}, t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX}, and o1 to o999999)")
         greedy = greedy._replace(**MODIFIERS[modifier])
     if greedy.box_moves == 2 and (not greedy.features or greedy.weighted):
         # (The core takes FESS's weights in feature cells only, in place of any other order.)
@@ -248,6 +255,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
         "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
+        "order": settings.order,
         **_deadlocks(weight),
     }
 
