@@ -592,6 +592,46 @@ def test_both_threads_search_until_the_time_is_up(monkeypatch: pytest.MonkeyPatc
     assert all(stop > end - 0.3 for stop in stops.values()), {name: end - stop for name, stop in stops.items()}
 
 
+# The portfolio tried in session 43 (docs/benchmarks.md): p3 for a share of
+# the time, then FESS with another packing order.
+FESS = solver.GreedyRun(0, 3, True, novelty=True, turns=(1, 2), box_moves=2)
+ANOTHER_ORDER = (solver.GreedyRun(0.05, 3, False, turns=(1, 2)), FESS, solver.GreedyRun(0.15, 3, True),
+                 FESS._replace(order=2))
+
+
+@needs_core
+def test_a_search_with_a_share_stops_at_its_deadline_and_the_others_run_to_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At 5 s (60 s scaled): A* 0-1 s, then p3 its share, 1-2.5 s, then FESS
+    # with another packing order to the end on one thread; p3/flat/t1-2 0-0.5
+    # s, then FESS to the end on the other. A search with a share of its own
+    # stops at its deadline; the ones without run to the end.
+    ran: dict[str, tuple[float, float, str]] = {}
+
+    def searching(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
+        began = time.monotonic()
+        try:
+            return search_until_stopped(kwargs["check"])
+        finally:
+            name = solver.search_name(*searched_as(kwargs))
+            ran[name] = (began - start, time.monotonic() - start, threading.current_thread().name)
+
+    monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
+    monkeypatch.setattr(solver, "GREEDY_RUNS", ANOTHER_ORDER)
+    monkeypatch.setattr(core, "search", searching)
+    start = time.monotonic()
+    assert solve(LEVELS[92], "best", time_limit=5, threads=2).status == TIME_LIMIT
+    expected = {"A*": (0, 1), "p3/flat/t1-2": (0, 0.5), "p3/novelty/fess/t1-2": (0.5, 5), "p3": (1, 2.5),
+                "p3/novelty/fess/t1-2/o2": (2.5, 5)}
+    assert set(ran) == set(expected)
+    for name, (began, stopped) in expected.items():
+        assert ran[name][0] == pytest.approx(began, abs=0.25) and ran[name][1] == pytest.approx(stopped, abs=0.25), ran
+    # The two FESS searches on different threads, each after the one before it there.
+    assert ran["A*"][2] == ran["p3"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
+    assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
+
+
 @needs_core
 def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
@@ -955,7 +995,7 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     solver.core_options made ``kwargs``, core.search's options, from."""
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"])
+        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"])
 
 
 @needs_core
@@ -977,6 +1017,15 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
     runs = solver.GREEDY_RUNS + (solver.SPARE_RUNS if threads > 1 else ())
     assert settings[1:] == [(0, run._replace(share=0)) for run in runs]
     assert any(run.novelty for run in solver.GREEDY_RUNS)
+    # A search with another packing order (``o2``) runs with it where the
+    # level has another (Microban 93); Microban 2 has one order only, and
+    # there the search would be the first FESS's very search: it is left out.
+    monkeypatch.setattr(solver, "GREEDY_RUNS", ANOTHER_ORDER)
+    for level, runs in ((LEVELS[92], ANOTHER_ORDER), (LEVELS[1], ANOTHER_ORDER[:3])):
+        settings.clear()
+        assert solve(level, "best", time_limit=10, threads=threads).status == TIME_LIMIT
+        runs += solver.SPARE_RUNS if threads > 1 else ()
+        assert settings[1:] == [(0, run._replace(share=0)) for run in runs]
 
 
 @needs_core

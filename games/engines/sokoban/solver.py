@@ -113,8 +113,10 @@ class GreedyRun(NamedTuple):
 # cells, then with feature cells, in equal parts, FESS's box moves and
 # weights (below) and packing penalty 3. With two threads the two run side
 # by side to the end (at 60 s: FESS 7-60 s, penalty 3 13-60 s, after the A*).
-# In the whole-set runs at 60 s (session 26) penalty 3 with feature cells
-# made nearly every greedy answer.
+# A search with a share of its own stops at its deadline; with two threads
+# one without runs to the end once the others without one have a thread
+# each. In the whole-set runs at 60 s (session 26) penalty 3 with feature
+# cells made nearly every greedy answer.
 #
 # The short first search gives the pulls two turns for each of the pushes'
 # (``turns``): most levels are solved by one end alone, on SokHard mostly
@@ -142,6 +144,18 @@ class GreedyRun(NamedTuple):
 # alone at 45 s of CPU it solved Holland 20 too (in 20 s). Those two are
 # spare searches now: alone at 5 s of CPU they add to FESS and penalty 3
 # together one level of the three sets (SokHard 132, penalty 1 with novelty).
+#
+# Not kept (session 43): penalty 3 13-31 s, then FESS's search with another
+# packing order (``order`` 2) to the end on that thread. FESS alone with
+# order 2 solved Holland 71, which no search solves with the first order
+# (orders 1 and 3 and the ties reversed solved none of the 15 levels left),
+# but on the Intel Xeon penalty 3 answered Holland 17 at 29 and 33 s, and
+# with the cut a whole run left it: a level for a level. (On the EPYC a
+# spare answered Holland 11 at 42-44 s, once a search had filled its
+# memory; with a fourth search on the plan a thread may not be free for it
+# there; not measured; docs/benchmarks.md, session 43.) A search with
+# another order is left out where the level has no other: it would be
+# FESS's very search.
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
     GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
@@ -1093,11 +1107,11 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
 
     No one setting of the greedy search is best, so the rest of the time is
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
-    is (the fastest on most levels), then in equal parts with the open
-    positions split by feature (boxes packed, free regions) and taken in
-    turn, which made some sample levels several times faster and others
-    slower: one by FESS's box moves and weights (the strongest on the large
-    levels) and one with packing penalty 3. The greedy searches prune
+    is (the fastest on most levels), then with the open positions split by
+    feature (boxes packed, free regions) and taken in turn, which made some
+    sample levels several times faster and others slower, in equal parts:
+    one by FESS's box moves and weights (the strongest on the large levels)
+    and one with packing penalty 3. The greedy searches prune
     box-set deadlocks (BOX_SETS) and the deadlock patterns they learn from
     them (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY);
     A* does not, so its proofs are as before.
@@ -1122,18 +1136,21 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     budget.deadline = end
     try:
         prepared = core.CoreBoard(board)
+        # A search with another packing order where the level has no other
+        # would be the very search made with the first: it is left out. (Only
+        # A* runs after an answer of the Python search.)
+        greedies = [greedy for greedy in GREEDY_RUNS if first.solved or not greedy.order
+                    or prepared.targets(greedy.order) != prepared.forward]
     except _Stop as stop:
         return first_answer() if first.solved else _unsolved("best", stop.status, budget, title)
 
-    # Each search in turn, with its deadline.
+    # Each search in turn, with its deadline: its share of the time limit, or
+    # an equal part of what the shares leave.
     runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
-    for greedy in GREEDY_RUNS:
-        if greedy.share:
-            runs.append(_Run(0, greedy, min(end, runs[-1].deadline + greedy.share * time_limit)))
-    part = (end - runs[-1].deadline) / max(1, sum(1 for greedy in GREEDY_RUNS if not greedy.share))
-    for greedy in GREEDY_RUNS:
-        if not greedy.share:
-            runs.append(_Run(0, greedy, min(end, runs[-1].deadline + part)))
+    shares = sum(greedy.share for greedy in greedies) * time_limit
+    part = max(0.0, end - runs[0].deadline - shares) / max(1, sum(1 for greedy in greedies if not greedy.share))
+    for greedy in greedies:
+        runs.append(_Run(0, greedy, min(end, runs[-1].deadline + (greedy.share * time_limit or part))))
     runs[-1] = runs[-1]._replace(deadline=end)
     if threads > 1 and not first.solved:
         return _parallel_portfolio(board, prepared, budget, title, runs, threads)
@@ -1189,10 +1206,10 @@ def _parallel_portfolio(
     The core lets go of the interpreter's lock while it expands, so each
     search has a core of its own. Each takes ``threads`` times the time it
     had in turn, the next search going to whichever thread is free first, and
-    the last one each thread takes runs to the end: a greedy search taken
-    when fewer searches are left than threads (with the last one alone
-    running to the end, at 60 s one of two threads sat idle for the last
-    14 s). A thread whose search ends early with none of ``runs`` left takes
+    the last one each thread takes runs to the end: the plan's last one, and
+    a greedy search with no share of its own taken when fewer such searches
+    are left than threads (with the plan's last one alone running to the
+    end, at 60 s one of two threads sat idle for the last 14 s). A thread whose search ends early with none of ``runs`` left takes
     the SPARE_RUNS in turn. The first answer (or proof that there is none)
     stops the others. But a greedy answer found while A* still runs only
     stops the greedy searches: A* keeps its time, as it would have had it
@@ -1229,7 +1246,10 @@ def _parallel_portfolio(
                 if plan:
                     run, seconds = plan.popleft()
                     weight = run.weight
-                    last = not plan or (not weight and len(plan) < threads)
+                    # (A greedy search with no share of its own runs to the end
+                    # once the others of the plan with none have a thread each.)
+                    last = not plan or (not weight and not run.settings.share and sum(
+                        1 for later, _ in plan if not later.settings.share) < threads)
                     deadline = end if last else min(end, time.monotonic() + seconds)
                 elif spares and end - time.monotonic() >= SPARE_SECONDS:
                     run, weight, deadline = spares.popleft(), 0, end
