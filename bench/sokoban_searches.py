@@ -9,7 +9,8 @@ by search: a setting is a packing penalty (``p3``) with modifiers after
 slashes: ``novelty`` (core.search's ``novelty``), ``plans`` (packing plans),
 ``macros`` (box-to-goal macros), ``flat`` (no feature cells), ``moves`` (box
 moves: a box taken to any square it reaches in one move), ``fess`` (box moves
-taken by FESS's weights in each feature cell). Each search is
+taken by FESS's weights in each feature cell), ``o2`` (another packing order
+of the goal rooms, by that seed: core.search's ``order``). Each search is
 the portfolio's greedy search otherwise: from both ends, PI-corrals, tunnel
 and goal-room macros, the solver's box sets, learned patterns and
 whole-board probes. Every (level, setting) runs alone in a worker process
