@@ -1107,11 +1107,11 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
 
     No one setting of the greedy search is best, so the rest of the time is
     a portfolio of fresh searches in turn (GREEDY_RUNS): a short one as it
-    is (the fastest on most levels), then with the open positions split by
-    feature (boxes packed, free regions) and taken in turn, which made some
-    sample levels several times faster and others slower, in equal parts:
-    one by FESS's box moves and weights (the strongest on the large levels)
-    and one with packing penalty 3. The greedy searches prune
+    is (the fastest on most levels), then in equal parts with the open
+    positions split by feature (boxes packed, free regions) and taken in
+    turn, which made some sample levels several times faster and others
+    slower: one by FESS's box moves and weights (the strongest on the large
+    levels) and one with packing penalty 3. The greedy searches prune
     box-set deadlocks (BOX_SETS) and the deadlock patterns they learn from
     them (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY);
     A* does not, so its proofs are as before.
@@ -1209,7 +1209,8 @@ def _parallel_portfolio(
     the last one each thread takes runs to the end: the plan's last one, and
     a greedy search with no share of its own taken when fewer such searches
     are left than threads (with the plan's last one alone running to the
-    end, at 60 s one of two threads sat idle for the last 14 s). A thread whose search ends early with none of ``runs`` left takes
+    end, at 60 s one of two threads sat idle for the last 14 s). A thread
+    whose search ends early with none of ``runs`` left takes
     the SPARE_RUNS in turn. The first answer (or proof that there is none)
     stops the others. But a greedy answer found while A* still runs only
     stops the greedy searches: A* keeps its time, as it would have had it
