@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.sokoban import MICROBAN, load_levels, parse_level
+from games.engines.sokoban import MICROBAN, load_levels, parse_level, solver
 from games.engines.sokoban.__main__ import main
 from games.engines.sokoban.board import Board
 from games.engines.sokoban.deadlocks import push_deadlock
@@ -95,6 +95,21 @@ def test_running_out_of_time_is_a_clean_result() -> None:
 def test_running_out_of_memory_is_a_clean_result() -> None:
     result = solve(HARD, "bfs", time_limit=20, memory_limit_mb=0.2)
     assert result.status == MEMORY_LIMIT and not result.solved
+
+
+def test_the_memory_estimate_stops_a_search_before_the_first_quarter_second() -> None:
+    # A fast machine could finish a search inside the first quarter second,
+    # past a small limit, if only the timed check looked at memory.
+    budget = solver._Budget(30, 1, None)
+    budget.check(100)  # 40 KB of a 1 MB limit
+    with pytest.raises(solver._Stop) as stop:
+        budget.check(1_000_000 // solver.BYTES_PER_POSITION + 1000)
+    assert stop.value.status == MEMORY_LIMIT
+    # A paused search's positions (``best`` takes turns) count as well.
+    budget.held = 1_000_000 // solver.BYTES_PER_POSITION
+    with pytest.raises(solver._Stop) as stop:
+        budget.check(1000)
+    assert stop.value.status == MEMORY_LIMIT
 
 
 def test_progress_is_reported_and_can_cancel_by_returning_true() -> None:

@@ -392,17 +392,29 @@ class _Budget:
         self.base_rss = _rss_bytes()
         self.expanded = 0
         self.generated = 0
+        # Positions of searches that are paused but kept (``best`` takes
+        # turns between A* and the greedy search): they hold memory too.
+        self.held = 0
 
     def check(self, positions: int) -> None:
+        """Stop the search (_Stop) when its time, memory or caller says so.
+
+        ``positions`` is how many the running search keeps. The estimate from
+        it is checked on every call, as it costs nothing: a small limit then
+        stops a search at once, however fast the machine gets through the
+        quarter second until the resident size is read.
+        """
         now = time.monotonic()
         if now >= self.deadline:
             raise _Stop(TIME_LIMIT)
+        used = (positions + self.held) * BYTES_PER_POSITION
+        if used > self.memory_limit:
+            raise _Stop(MEMORY_LIMIT)
         if now >= self.next_report:
             self.next_report = now + PROGRESS_SECONDS
             # The resident size misses memory Python reuses from earlier
             # work in the same process, the estimate misses everything else:
             # take whichever is larger.
-            used = positions * BYTES_PER_POSITION
             rss = _rss_bytes()
             if rss is not None and self.base_rss is not None:
                 used = max(used, rss - self.base_rss)
@@ -1062,6 +1074,7 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
             # A* has its best chances early: the greedy slices grow, A*'s do not.
             seconds = SLICE_SECONDS * (rounds + 1 if turn else 1)
             budget.deadline = min(end, time.monotonic() + seconds)
+            budget.held = len(forward.table) + len(backward.table) if turn == 0 else len(search.table)
             try:
                 if turn == 0:
                     node = astar.run()
@@ -1076,6 +1089,7 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
                 if stop.status != TIME_LIMIT or budget.deadline >= end:
                     return _unsolved("best", stop.status, budget, title)
     del greedy, forward, backward
+    budget.held = 0
     astar.upper = len(known)
     budget.deadline = max(time.monotonic(), start + time_limit * OPTIMAL_SHARE)
     budget.deadline = min(budget.deadline, end)
@@ -1118,6 +1132,7 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
+    budget.held = 0  # the Python searches' tables went with them
     if first.optimal or first.status not in (SOLVED, TIME_LIMIT) or time.monotonic() >= end:
         return first
     expanded = budget.expanded
