@@ -28,6 +28,8 @@
 #define CHECK_EVERY 512
 /* The priority a child that is not novel loses (see novel): past any bound. */
 #define NOVELTY_STEP (1 << 22)
+/* The bounds novelty keeps apart (see novel): past any real bound. */
+#define NOVELTY_BOUNDS (1 << 16)
 /* The largest ``weighted``. */
 #define WEIGHTED_MAX 16
 
@@ -114,8 +116,11 @@ typedef struct Search {
     /* Novelty (greedy searches only): see novel. The atoms seen so far, by
      * bound, in an open-addressing set of nonzero keys. */
     int novelty;
-    uint64_t *novel_keys;
-    size_t novel_capacity, novel_count;
+    /* Novelty's atoms seen, a block for each bound (novel): novel_words words
+     * of box squares, then as many of player squares; novel_bounds blocks. */
+    uint64_t *novel_bits;
+    size_t novel_bounds;
+    int novel_words;
     /* Packing plans (greedy forward searches only): see room_blocked. Each
      * room's goals (room_goal[room_start[k]..room_start[k + 1]), a goal's
      * place in its room, the peel's squares and marks, and the verdicts so
@@ -2083,41 +2088,38 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
  * pushes by ``move``, the player left next to it on ``stand``. Unless the
  * child is lost, or known (and, for A*, no shorter now), it is stored and
  * queued. A macro's record (``macro``: from ``macro_mark`` on in s->macros)
- * is dropped again when the child is not kept. */
-/* Whether ``key`` (nonzero) is new to s->novel_keys; it is added. The set
- * doubles while the budget allows, else starts again empty (novelty is only
- * an order). */
-static int novel_mark(Search *s, uint64_t key) {
-    if (2 * (s->novel_count + 1) > s->novel_capacity) {
-        size_t capacity = s->novel_capacity ? s->novel_capacity * 2 : 4096;
-        size_t grown = (capacity - s->novel_capacity) * sizeof(uint64_t);
-        uint64_t *keys = fits(s, grown) ? calloc(capacity, sizeof(uint64_t)) : NULL;
-        if (keys == NULL) {
-            if (s->novel_keys != NULL) memset(s->novel_keys, 0, s->novel_capacity * sizeof(uint64_t));
-            s->novel_count = 0;
-            if (s->novel_keys == NULL) return 0;
-        } else {
-            for (size_t i = 0; i < s->novel_capacity; i++) {
-                uint64_t old = s->novel_keys[i];
-                if (!old) continue;
-                size_t slot = (size_t)((old * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1);
-                while (keys[slot]) slot = (slot + 1) & (capacity - 1);
-                keys[slot] = old;
-            }
-            free(s->novel_keys);
-            s->novel_keys = keys;
-            count_bytes(s, grown);
-            s->novel_capacity = capacity;
+ * is dropped again when the child is not kept. ``area_low``: the lowest
+ * square of the child's player area where the caller has flooded it already
+ * (box_moves), else -1. */
+/* The block of novelty's atoms for ``bound`` (see novel), grown (by
+ * doubling) while the budget allows; NULL where it does not: the blocks
+ * then start again empty (novelty is only an order), or there are none. */
+static uint64_t *novel_block(Search *s, size_t bound) {
+    size_t block = 2 * (size_t)s->novel_words;
+    if (bound >= s->novel_bounds) {
+        size_t bounds = s->novel_bounds ? s->novel_bounds : 256;
+        while (bounds <= bound) bounds *= 2;
+        size_t grown = (bounds - s->novel_bounds) * block * sizeof(uint64_t);
+        uint64_t *bits = fits(s, grown) ? realloc(s->novel_bits, bounds * block * sizeof(uint64_t)) : NULL;
+        if (bits == NULL) {
+            if (s->novel_bits != NULL) memset(s->novel_bits, 0, s->novel_bounds * block * sizeof(uint64_t));
+            return NULL;
         }
+        memset(bits + s->novel_bounds * block, 0, grown);
+        count_bytes(s, grown);
+        s->novel_bits = bits;
+        s->novel_bounds = bounds;
     }
-    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (s->novel_capacity - 1);
-    while (s->novel_keys[slot]) {
-        if (s->novel_keys[slot] == key) return 0;
-        slot = (slot + 1) & (s->novel_capacity - 1);
-    }
-    s->novel_keys[slot] = key;
-    s->novel_count++;
-    return 1;
+    return s->novel_bits + bound * block;
+}
+
+/* Whether ``cell``'s bit in ``bits`` was clear; it is set. */
+static inline int novel_mark(uint64_t *bits, int cell) {
+    uint64_t bit = 1ULL << (cell & 63);
+    uint64_t *word = bits + (cell >> 6);
+    int fresh = !(*word & bit);
+    *word |= bit;
+    return fresh;
 }
 
 /* Novelty (greedy searches only; after best-first width search, Lipovetzky
@@ -2135,16 +2137,18 @@ static int novel_mark(Search *s, uint64_t key) {
  * Partitions by boxes packed and bound, or by boxes packed alone, solved
  * fewer there. */
 static int novel(Search *s, const uint16_t *child, int child_player, int64_t bound) {
-    uint64_t part = ((uint64_t)bound + 1) << 17;
+    /* (A bound past NOVELTY_BOUNDS, which no real bound comes near, shares the last block.) */
+    uint64_t *bits = novel_block(s, (size_t)(bound < NOVELTY_BOUNDS ? bound : NOVELTY_BOUNDS - 1));
+    if (bits == NULL) return 0;
     int fresh = 0;
-    for (int k = 0; k < s->boxes; k++) fresh |= novel_mark(s, part | child[k]);
-    fresh |= novel_mark(s, part | 0x10000 | (uint64_t)child_player);
+    for (int k = 0; k < s->boxes; k++) fresh |= novel_mark(bits, child[k]);
+    fresh |= novel_mark(bits + s->novel_words, child_player);
     return fresh;
 }
 
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
-                         int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int64_t *found,
-                         int64_t *met) {
+                         int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int area_low,
+                         int64_t *found, int64_t *met) {
     int n = s->boxes;
     uint16_t *cells = s->cells;
     uint16_t *child = s->child_cells;
@@ -2169,7 +2173,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     int row_of;
     moved_cells(s, cells, i, to, child, &row_of);
     int pieces = cell_pieces(s, to);
-    int child_player = child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
+    int child_player = area_low >= 0 ? area_low
+                       : child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
     if (child_player < 0)
         child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
     uint64_t hash = child_boxes ^ player_mix(s, child_player);
@@ -2270,11 +2275,13 @@ static int queue_pushes(Search *s, int cell, const uint32_t *marks, uint32_t sta
 
 /* The player's area behind box ``box`` at ``state`` (in s->mq_reach, with
  * s->mq_reach_stamp): where he may stand for its next push. */
-static void area_behind(Search *s, int state, int box) {
+static int area_behind(Search *s, int state, int box) {
     int cell = state >> 2;
     occupy(s, s->occupant, cell, box);
-    flood(s, cell - s->step[state & 3], s->mq_reach, fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
+    int low = flood(s, cell - s->step[state & 3], s->mq_reach,
+                    fresh_stamp(&s->mq_reach_stamp, s->mq_reach, (size_t)s->size));
     occupy(s, s->occupant, cell, 0);
+    return low;
 }
 
 /* Box-to-goal macros (after the macro moves of FESS, Shoham and Schaeffer
@@ -2356,15 +2363,16 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
     while (head < tail && outcome == RUNNING) {
         int state = s->mq_state[head++];
         int cell = state >> 2, d = state & 3, pushes = 0;
-        area_behind(s, state, box);
+        int area_low = area_behind(s, state, box);
         tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
         if (cell == from) continue;
         for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
                                     : (BOX_MOVE << MOVE_SHIFT) | ((uint32_t)cell << 2) | (uint32_t)d;
         occupy(s, s->occupant, from, box);
+        /* (The child's area is the one just flooded behind the box: its lowest square is the child's player.) */
         outcome = add_child(s, other, node, g, boxes_hash, i, from, cell, cell - s->step[d], pushes, move, 0,
-                            s->macro_length, found, met);
+                            s->macro_length, area_low, found, met);
         occupy(s, s->occupant, from, 0);
     }
     occupy(s, s->occupant, from, box);
@@ -2549,7 +2557,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                     move = (MACRO << MOVE_SHIFT) | (uint32_t)offset;
                 }
                 outcome = add_child(s, other, node, g, boxes_hash, i, from, to, stand, pushes, move, variant == 1,
-                                    macro_mark, found, met);
+                                    macro_mark, -1, found, met);
             }
         }
     }
@@ -2563,7 +2571,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         if (offset < 0) continue;
         int stand = (int)(s->macros[offset + s->macros[offset]] >> 2);
         outcome = add_child(s, other, node, g, boxes_hash, i, from, macro_end, stand, macro_pushes,
-                            (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, found, met);
+                            (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, -1, found, met);
     }
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
     return outcome;
@@ -2809,7 +2817,7 @@ static void release(Search *s) {
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
                        s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
-                       s->plan_block, s->plan_reach, s->plan_table, s->novel_keys};
+                       s->plan_block, s->plan_reach, s->plan_table, s->novel_bits};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -2860,6 +2868,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     }
     s->width = width;
     s->size = size;
+    s->novel_words = (size + 63) / 64;
     s->boxes = s->goals = n;
     s->step[0] = -1;
     s->step[1] = -width;
