@@ -1196,7 +1196,8 @@ CORRAL_STAMPS = 1 + 2048 * (1 + 4 * 10)
 
 @needs_core
 @pytest.mark.parametrize(("collection", "number", "setting"),
-                         [("Holland.xsb", 25, "p3"), ("Grigr2001.xsb", 84, "p8/plans"), ("SokHard.xsb", 126, "p1/novelty")])
+                         [("Holland.xsb", 25, "p3"), ("Grigr2001.xsb", 84, "p8/plans"), ("SokHard.xsb", 126, "p1/novelty"),
+                          ("Grigr2001.xsb", 2, "p3/fess/novelty/t1-2")])
 @pytest.mark.parametrize("short", [2_000, 2_000 + CORRAL_STAMPS])
 def test_a_search_whose_mark_counters_wrap_is_the_same_search(
     collection: str, number: int, setting: str, short: int
@@ -1223,7 +1224,8 @@ def test_a_search_whose_mark_counters_wrap_is_the_same_search(
 @needs_core
 @pytest.mark.parametrize(("collection", "number", "setting"),
                          [("Holland.xsb", 25, "p3"), ("Grigr2001.xsb", 84, "p8/plans"), ("SokHard.xsb", 126, "p1/novelty"),
-                          ("Holland.xsb", 8, "p3/macros/w2"), ("Grigr2001.xsb", 78, "A*")])
+                          ("Holland.xsb", 8, "p3/macros/w2"), ("Grigr2001.xsb", 78, "A*"),
+                          ("Grigr2001.xsb", 2, "p3/fess/novelty/t1-2")])
 def test_a_search_that_floods_square_by_square_is_the_same_search(collection: str, number: int, setting: str) -> None:
     # The player's areas are flooded a row of the board at a time (a 64-bit
     # word a row); a board over 64 squares wide is flooded square by square.

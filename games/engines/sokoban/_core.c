@@ -136,6 +136,8 @@ typedef struct Search {
     int *mq_state, *mq_parent;
     uint32_t *mq_visit, mq_stamp;
     uint32_t *mq_reach, mq_reach_stamp;
+    /* box_moves' area with the moved box lifted off the board. */
+    uint32_t *mq_whole, mq_whole_stamp;
     /* A backward search pulls boxes from the goals towards the start; its
      * "goals" are the start squares. */
     int backward;
@@ -648,26 +650,22 @@ static inline uint32_t fresh_stamp(uint32_t *stamp, uint32_t *marks, size_t coun
     return ++*stamp;
 }
 
-/* Into how many pieces taking ``cell`` (a box on the board now) out of
- * its region of free squares cuts it: 0 if no free square borders it, 1 if
- * they all reach each other through its eight neighbours (the ring is
- * walked in order: two neighbours next to each other in it share a side),
- * else, with two free squares beside it, 1 or 2 as a search from both at
- * once shows: a square from each in turn, until they meet or one runs out.
- * On 2 the one that ran out, a whole region, is marked in s->split_mark
- * with s->split_closed, its lowest square s->split_low. -1: three or four
- * free squares beside it that the ring does not join (not searched). */
-static int cell_pieces(Search *s, int cell) {
+/* Whether the free squares beside ``cell`` (onto ``side``, ``*sides`` of
+ * them) all reach each other through its eight neighbours, so that a box
+ * on ``cell`` cuts no region of free squares (the ring is walked in order:
+ * two neighbours next to each other in it share a side). */
+static int ring_joins(Search *s, int cell, int side[4], int *sides) {
     int w = s->width;
     const int ring[8] = {-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1};
-    int open[8], sides = 0, start = -1, side[4];
+    int open[8], start = -1;
+    *sides = 0;
     for (int k = 0; k < 8; k++) {
         int at = cell + ring[k];
         open[k] = s->floor[at] && !s->occupant[at];
         if (!open[k]) start = k;
-        else if (!(k & 1)) side[sides++] = at;
+        else if (!(k & 1)) side[(*sides)++] = at;
     }
-    if (sides <= 1 || start < 0) return sides ? 1 : 0;
+    if (*sides <= 1 || start < 0) return 1;
     /* Count the runs of open squares, from a closed one, that hold a side. */
     int runs = 0, holds = 0;
     for (int step = 1; step <= 8; step++) {
@@ -679,7 +677,20 @@ static int cell_pieces(Search *s, int cell) {
             holds = 0;
         }
     }
-    if (runs <= 1) return 1;
+    return runs <= 1;
+}
+
+/* Into how many pieces taking ``cell`` (a box on the board now) out of
+ * its region of free squares cuts it: 0 if no free square borders it, 1 if
+ * the ring joins them (ring_joins), else, with two free squares beside it,
+ * 1 or 2 as a search from both at once shows: a square from each in turn,
+ * until they meet or one runs out. On 2 the one that ran out, a whole
+ * region, is marked in s->split_mark with s->split_closed, its lowest
+ * square s->split_low. -1: three or four free squares beside it that the
+ * ring does not join (not searched). */
+static int cell_pieces(Search *s, int cell) {
+    int sides, side[4];
+    if (ring_joins(s, cell, side, &sides)) return sides ? 1 : 0;
     if (sides > 2) return -1;
     uint32_t *mark = s->split_mark;
     make_room(&s->split_stamp, mark, (size_t)s->size, 2);
@@ -2359,12 +2370,27 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
     occupy(s, s->occupant, from, 0);
     uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
     int head = 0, tail = queue_pushes(s, from, s->reached, s->reach_stamp, visit, 1, -1, 0);
+    /* The area with the box lifted, flooded at the first state that needs
+     * it: every square the box reaches is in it, and where the ring around
+     * the box's square joins its free neighbours (most squares of an open
+     * room), the player's area behind it is that area without that square,
+     * so it takes no flood of its own. */
+    int whole_low = -1, sides, side[4];
     Outcome outcome = RUNNING;
     while (head < tail && outcome == RUNNING) {
         int state = s->mq_state[head++];
-        int cell = state >> 2, d = state & 3, pushes = 0;
-        int area_low = area_behind(s, state, box);
-        tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
+        int cell = state >> 2, d = state & 3, pushes = 0, area_low;
+        if (ring_joins(s, cell, side, &sides)) {
+            if (whole_low < 0)
+                whole_low = flood(s, from, s->mq_whole, fresh_stamp(&s->mq_whole_stamp, s->mq_whole, (size_t)s->size));
+            area_low = whole_low;
+            if (cell == whole_low)
+                while (s->mq_whole[++area_low] != s->mq_whole_stamp) continue;
+            tail = queue_pushes(s, cell, s->mq_whole, s->mq_whole_stamp, visit, 1, state, tail);
+        } else {
+            area_low = area_behind(s, state, box);
+            tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
+        }
         if (cell == from) continue;
         for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
@@ -2815,7 +2841,7 @@ static void release(Search *s) {
                        s->fg_boxes, s->fg_owner, s->fg_seen, s->cs_occupant, s->cs_free, s->cs_free_mark,
                        s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
-                       s->mq_visit, s->mq_reach, s->pattern_data, s->pattern_lists, s->pattern_keys,
+                       s->mq_visit, s->mq_reach, s->mq_whole, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
                        s->plan_block, s->plan_reach, s->plan_table, s->novel_bits};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
@@ -3217,7 +3243,7 @@ static int plan_rooms(Search *s) {
 static void start_stamps(Search *s, uint32_t stamp) {
     s->reach_stamp = s->seen_stamp = s->area_stamp = s->region_stamp = s->split_stamp = stamp;
     s->taken_stamp = s->cs_free_stamp = s->pattern_stamp = s->cs_stamp = stamp;
-    s->plan_stamp = s->mq_stamp = s->mq_reach_stamp = stamp;
+    s->plan_stamp = s->mq_stamp = s->mq_reach_stamp = s->mq_whole_stamp = stamp;
 }
 
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -3276,7 +3302,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         forward.mq_parent = calloc(states, sizeof(int));
         forward.mq_visit = calloc(states, sizeof(uint32_t));
         forward.mq_reach = calloc((size_t)forward.size, sizeof(uint32_t));
-        if (!forward.mq_state || !forward.mq_parent || !forward.mq_visit || !forward.mq_reach) {
+        forward.mq_whole = calloc((size_t)forward.size, sizeof(uint32_t));
+        if (!forward.mq_state || !forward.mq_parent || !forward.mq_visit || !forward.mq_reach || !forward.mq_whole) {
             PyErr_NoMemory();
             goto done;
         }
