@@ -990,6 +990,16 @@ def test_the_core_refuses_a_weight_it_does_not_take(weighted: int) -> None:
         core_search(Board(LEVELS[0]), 0, tunnels=False, weighted=weighted)
 
 
+@needs_core
+def test_the_core_refuses_a_negative_packing_penalty() -> None:
+    # (A negative penalty would make negative bounds, which novelty's blocks by bound do not take.)
+    with pytest.raises(ValueError, match="packing"):
+        core.search(
+            core.CoreBoard(Board(LEVELS[0])), weight=0, packing=-1, corrals=core.PI_CORRALS, memory_bytes=1 << 24,
+            check=lambda expanded: None, novelty=True,
+        )
+
+
 def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     """The weight and the portfolio's settings (but for the share of the time) that
     solver.core_options made ``kwargs``, core.search's options, from."""

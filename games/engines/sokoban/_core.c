@@ -113,8 +113,7 @@ typedef struct Search {
     int box_macros;
     /* Box moves (greedy forward searches only): see box_moves. */
     int box_moves;
-    /* Novelty (greedy searches only): see novel. The atoms seen so far, by
-     * bound, in an open-addressing set of nonzero keys. */
+    /* Novelty (greedy searches only): see novel. */
     int novelty;
     /* Novelty's atoms seen, a block for each bound (novel): novel_words words
      * of box squares, then as many of player squares; novel_bounds blocks. */
@@ -2094,17 +2093,10 @@ static int64_t goal_macro(Search *s, int from, int to, int d, int *pushes, int *
     return offset;
 }
 
-/* One child of the node being expanded (its boxes in s->cells, on the board
- * in s->occupant): box ``i`` moved from ``from`` to ``to`` in ``pushes``
- * pushes by ``move``, the player left next to it on ``stand``. Unless the
- * child is lost, or known (and, for A*, no shorter now), it is stored and
- * queued. A macro's record (``macro``: from ``macro_mark`` on in s->macros)
- * is dropped again when the child is not kept. ``area_low``: the lowest
- * square of the child's player area where the caller has flooded it already
- * (box_moves), else -1. */
 /* The block of novelty's atoms for ``bound`` (see novel), grown (by
- * doubling) while the budget allows; NULL where it does not: the blocks
- * then start again empty (novelty is only an order), or there are none. */
+ * doubling) while the budget allows. Where it does not, a higher bound
+ * shares the last block there is (novelty is only an order), and with no
+ * block at all there is none (NULL). */
 static uint64_t *novel_block(Search *s, size_t bound) {
     size_t block = 2 * (size_t)s->novel_words;
     if (bound >= s->novel_bounds) {
@@ -2112,10 +2104,7 @@ static uint64_t *novel_block(Search *s, size_t bound) {
         while (bounds <= bound) bounds *= 2;
         size_t grown = (bounds - s->novel_bounds) * block * sizeof(uint64_t);
         uint64_t *bits = fits(s, grown) ? realloc(s->novel_bits, bounds * block * sizeof(uint64_t)) : NULL;
-        if (bits == NULL) {
-            if (s->novel_bits != NULL) memset(s->novel_bits, 0, s->novel_bounds * block * sizeof(uint64_t));
-            return NULL;
-        }
+        if (bits == NULL) return s->novel_bits == NULL ? NULL : s->novel_bits + (s->novel_bounds - 1) * block;
         memset(bits + s->novel_bounds * block, 0, grown);
         count_bytes(s, grown);
         s->novel_bits = bits;
@@ -2148,8 +2137,10 @@ static inline int novel_mark(uint64_t *bits, int cell) {
  * Partitions by boxes packed and bound, or by boxes packed alone, solved
  * fewer there. */
 static int novel(Search *s, const uint16_t *child, int child_player, int64_t bound) {
-    /* (A bound past NOVELTY_BOUNDS, which no real bound comes near, shares the last block.) */
-    uint64_t *bits = novel_block(s, (size_t)(bound < NOVELTY_BOUNDS ? bound : NOVELTY_BOUNDS - 1));
+    /* (A bound past NOVELTY_BOUNDS, which no real bound comes near, shares
+     * the last block; one below 0, which search refuses to make, the first.) */
+    int64_t kept = bound < 0 ? 0 : bound < NOVELTY_BOUNDS ? bound : NOVELTY_BOUNDS - 1;
+    uint64_t *bits = novel_block(s, (size_t)kept);
     if (bits == NULL) return 0;
     int fresh = 0;
     for (int k = 0; k < s->boxes; k++) fresh |= novel_mark(bits, child[k]);
@@ -2157,6 +2148,14 @@ static int novel(Search *s, const uint16_t *child, int child_player, int64_t bou
     return fresh;
 }
 
+/* One child of the node being expanded (its boxes in s->cells, on the board
+ * in s->occupant): box ``i`` moved from ``from`` to ``to`` in ``pushes``
+ * pushes by ``move``, the player left next to it on ``stand``. Unless the
+ * child is lost, or known (and, for A*, no shorter now), it is stored and
+ * queued. A macro's record (``macro``: from ``macro_mark`` on in s->macros)
+ * is dropped again when the child is not kept. ``area_low``: the lowest
+ * square of the child's player area where the caller has it already
+ * (box_moves), else -1. */
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
                          int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int area_low,
                          int64_t *found, int64_t *met) {
@@ -2359,8 +2358,9 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
  * A search over them is as deep as the boxes' moves, not their pushes, so a
  * box taken out of the way and one brought home cost one step each.
  * Breadth first over (square, last push's direction), the player's area
- * flooded afresh at each state, the node's own area (s->reached) for the
- * first pushes. A child's move holds only its last square and direction
+ * at each state flooded afresh, or, where the box's square cuts no region,
+ * taken from the area with the box lifted (see below); the node's own area
+ * (s->reached) for the first pushes. A child's move holds only its last square and direction
  * (BOX_MOVE): box_move_path finds its pushes again from the parent when an
  * answer is written out. Greedy forward searches only. */
 static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i,
@@ -2396,7 +2396,7 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
                                     : (BOX_MOVE << MOVE_SHIFT) | ((uint32_t)cell << 2) | (uint32_t)d;
         occupy(s, s->occupant, from, box);
-        /* (The child's area is the one just flooded behind the box: its lowest square is the child's player.) */
+        /* (The child's area is the area behind the box found above: its lowest square is the child's player.) */
         outcome = add_child(s, other, node, g, boxes_hash, i, from, cell, cell - s->step[d], pushes, move, 0,
                             s->macro_length, area_low, found, met);
         occupy(s, s->occupant, from, 0);
@@ -3266,6 +3266,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
         PyErr_Format(PyExc_ValueError, "weighted: 0 to %d", WEIGHTED_MAX);
+        return NULL;
+    }
+    if (packing < 0) {
+        PyErr_SetString(PyExc_ValueError, "packing: 0 or more");
         return NULL;
     }
     if (forward_turns < 1 || forward_turns > TURNS_MAX || backward_turns < 1 || backward_turns > TURNS_MAX) {
