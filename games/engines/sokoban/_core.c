@@ -2360,9 +2360,10 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
  * Breadth first over (square, last push's direction), the player's area
  * at each state flooded afresh, or, where the box's square cuts no region,
  * taken from the area with the box lifted (see below); the node's own area
- * (s->reached) for the first pushes. A child's move holds only its last square and direction
- * (BOX_MOVE): box_move_path finds its pushes again from the parent when an
- * answer is written out. Greedy forward searches only. */
+ * (s->reached) for the first pushes. A child's move holds only its last
+ * square and direction (BOX_MOVE): box_move_path finds its pushes again
+ * from the parent when an answer is written out. Greedy forward searches
+ * only. */
 static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i,
                          int64_t *found, int64_t *met) {
     int from = s->cells[i];

@@ -1068,28 +1068,31 @@ def _solve_best(board: Board, budget: _Budget, title: str, time_limit: float) ->
     greedy = _Bidirectional(forward, backward)
     known: list[int] | None = None
     rounds = 0
-    while known is None:
-        rounds += 1
-        for turn in (0, 1):
-            # A* has its best chances early: the greedy slices grow, A*'s do not.
-            seconds = SLICE_SECONDS * (rounds + 1 if turn else 1)
-            budget.deadline = min(end, time.monotonic() + seconds)
-            budget.held = len(forward.table) + len(backward.table) if turn == 0 else len(search.table)
-            try:
-                if turn == 0:
-                    node = astar.run()
-                    if node is None:
+    try:
+        while known is None:
+            rounds += 1
+            for turn in (0, 1):
+                # A* has its best chances early: the greedy slices grow, A*'s do not.
+                seconds = SLICE_SECONDS * (rounds + 1 if turn else 1)
+                budget.deadline = min(end, time.monotonic() + seconds)
+                budget.held = len(forward.table) + len(backward.table) if turn == 0 else len(search.table)
+                try:
+                    if turn == 0:
+                        node = astar.run()
+                        if node is None:
+                            return _unsolved("best", UNSOLVABLE, budget, title)
+                        return _result("best", search, node, budget, title, True, "python")
+                    known = greedy.run()
+                    if known is None:
                         return _unsolved("best", UNSOLVABLE, budget, title)
-                    return _result("best", search, node, budget, title, True, "python")
-                known = greedy.run()
-                if known is None:
-                    return _unsolved("best", UNSOLVABLE, budget, title)
-                break
-            except _Stop as stop:
-                if stop.status != TIME_LIMIT or budget.deadline >= end:
-                    return _unsolved("best", stop.status, budget, title)
+                    break
+                except _Stop as stop:
+                    if stop.status != TIME_LIMIT or budget.deadline >= end:
+                        return _unsolved("best", stop.status, budget, title)
+    finally:
+        # (Whichever way the turns end, no search is paused after them.)
+        budget.held = 0
     del greedy, forward, backward
-    budget.held = 0
     astar.upper = len(known)
     budget.deadline = max(time.monotonic(), start + time_limit * OPTIMAL_SHARE)
     budget.deadline = min(budget.deadline, end)
@@ -1132,7 +1135,6 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     """
     end = budget.start + time_limit
     first = _solve_best(board, budget, title, min(time_limit, PYTHON_SECONDS))
-    budget.held = 0  # the Python searches' tables went with them
     if first.optimal or first.status not in (SOLVED, TIME_LIMIT) or time.monotonic() >= end:
         return first
     expanded = budget.expanded
@@ -1225,14 +1227,14 @@ def _parallel_portfolio(
     a greedy search with no share of its own taken when fewer such searches
     are left than threads (with the plan's last one alone running to the
     end, at 60 s one of two threads sat idle for the last 14 s). A thread
-    whose search ends early with none of ``runs`` left takes
-    the SPARE_RUNS in turn. The first answer (or proof that there is none)
-    stops the others. But a greedy answer found while A* still runs only
-    stops the greedy searches: A* keeps its time, as it would have had it
-    before any greedy search in turn, and its answer, when it finds one, is
-    the one given, proved optimal. Memory is split evenly between the
-    searches running at once. Time, memory and cancellation are checked as
-    in turn, under one lock.
+    whose search ends early with none of ``runs`` left takes the SPARE_RUNS
+    in turn. The first answer (or proof that there is none) stops the
+    others. But a greedy answer found while A* still runs only stops the
+    greedy searches: A* keeps its time, as it would have had it before any
+    greedy search in turn, and its answer, when it finds one, is the one
+    given, proved optimal. Memory is split evenly between the searches
+    running at once. Time, memory and cancellation are checked as in turn,
+    under one lock.
     """
     end = runs[-1].deadline
     began = time.monotonic()
