@@ -33,8 +33,10 @@
 /* The largest ``weighted``. */
 #define WEIGHTED_MAX 16
 
+/* A node's record: this head, then its boxes (its key). Its hash is not
+ * kept: the table's slot holds what lookups and growth need of it (see
+ * slot_of), and 8 bytes more a record were a tenth of a search's memory. */
 typedef struct {
-    uint64_t hash;
     int32_t parent;
     uint32_t move; /* box square << 2 | direction (LURD) */
     int32_t g;
@@ -349,40 +351,46 @@ static void *counted_alloc(Search *s, size_t bytes) {
 /* --- the node table ------------------------------------------------------ */
 
 /* The node table's slots hold, beside each node's number, the high half of
- * its hash, so that a lookup passes over the other nodes of its probe
- * sequence without reading their records: a record read is a cache miss on
- * a large search, and most lookups are of new positions, which read every
- * record of the sequence (the lookups were a fifth of the CPU). */
+ * its boxes' hash (their Zobrist keys, no player), so that a lookup passes
+ * over the other nodes of its probe sequence without reading their records:
+ * a record read is a cache miss on a large search, and most lookups are of
+ * new positions, which read every record of the sequence (the lookups were a
+ * fifth of the CPU). The same half picks the slot where a lookup starts, so
+ * that the table grows from its slots alone, without a record read a node. */
 #define SLOT_EMPTY UINT64_MAX
 #define HASH_HIGH 0xFFFFFFFF00000000ULL
 
-static inline uint64_t slot_of(uint64_t hash, int64_t node) {
-    return (hash & HASH_HIGH) | (uint32_t)node;
+static inline uint64_t slot_of(uint64_t boxes_hash, int64_t node) {
+    return (boxes_hash & HASH_HIGH) | (uint32_t)node;
 }
 
-/* Where a lookup of the boxes of ``boxes_hash`` (their Zobrist keys, no
- * player) starts: the boxes alone pick it, so that add_child can fetch the
- * slot from memory while it works out the player's square (a child's
- * positions with other player areas are few, and probe on beside it). */
+/* Where a lookup of the boxes of ``boxes_hash`` starts (a table of ``mask``
+ * + 1 slots, at most 2^32): the boxes alone pick it, so that add_child can
+ * fetch the slot from memory while it works out the player's square (a
+ * child's positions with other player areas are few, and probe on beside
+ * it). */
 static inline size_t box_slot(uint64_t boxes_hash, size_t mask) {
-    return (size_t)(boxes_hash ^ (boxes_hash >> 29)) & mask;
+    return (size_t)(boxes_hash >> 32) & mask;
 }
 
-static inline size_t first_slot(Search *s, uint64_t hash, int player, size_t mask) {
-    return box_slot(hash ^ player_mix(s, player), mask);
+/* The hash of the boxes on ``cells`` (``k`` of them): their Zobrist keys. */
+static inline uint64_t boxes_hash_of(const Search *s, const uint16_t *cells, int k) {
+    uint64_t hash = 0;
+    for (int i = 0; i < k; i++) hash ^= s->zobrist[cells[i]];
+    return hash;
 }
 
-/* The node of the boxes of ``key`` (pack_boxes) and the player's square; -1: none. */
+/* The node of the boxes of ``key`` (pack_boxes) and the player's square
+ * (``hash``: the boxes' hash and player_mix's); -1: none. */
 static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
-    size_t i = first_slot(s, hash, player, mask);
-    uint64_t high = hash & HASH_HIGH;
+    uint64_t high = (hash ^ player_mix(s, player)) & HASH_HIGH;
+    size_t i = box_slot(high, mask);
     for (uint64_t slot; (slot = s->table[i]) != SLOT_EMPTY; i = (i + 1) & mask) {
         if ((slot & HASH_HIGH) != high) continue;
         int64_t node = (uint32_t)slot;
         Head *h = node_head(s, node);
-        if (h->hash == hash && h->player == player && memcmp(node_key(s, node), key, s->key_bytes) == 0)
-            return node;
+        if (h->player == player && memcmp(node_key(s, node), key, s->key_bytes) == 0) return node;
     }
     return -1;
 }
@@ -392,12 +400,12 @@ static int grow_table(Search *s) {
     uint64_t *table = counted_alloc(s, capacity * sizeof(uint64_t));
     if (table == NULL) return 0;
     memset(table, 0xff, capacity * sizeof(uint64_t));
-    for (int64_t node = 0; node < s->count; node++) {
-        Head *h = node_head(s, node);
-        uint64_t hash = h->hash;
-        size_t i = first_slot(s, hash, h->player, capacity - 1);
+    for (size_t old = 0; old < s->table_capacity; old++) {
+        uint64_t slot = s->table[old];
+        if (slot == SLOT_EMPTY) continue;
+        size_t i = box_slot(slot, capacity - 1);
         while (table[i] != SLOT_EMPTY) i = (i + 1) & (capacity - 1);
-        table[i] = slot_of(hash, node);
+        table[i] = slot;
     }
     *s->pool -= s->table_capacity * sizeof(uint64_t);
     free(s->table);
@@ -425,7 +433,6 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     }
     int64_t node = s->count++;
     Head *h = node_head(s, node);
-    h->hash = hash;
     h->parent = (int32_t)parent;
     h->move = move;
     h->g = g;
@@ -434,9 +441,10 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     h->cost = 0;
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
-    size_t i = first_slot(s, hash, player, mask);
+    uint64_t boxes_hash = hash ^ player_mix(s, player);
+    size_t i = box_slot(boxes_hash, mask);
     while (s->table[i] != SLOT_EMPTY) i = (i + 1) & mask;
-    s->table[i] = slot_of(hash, node);
+    s->table[i] = slot_of(boxes_hash, node);
     return node;
 }
 
@@ -953,9 +961,7 @@ static void sort_cells(uint16_t *cells, int k) {
 }
 
 static uint64_t corral_key(Search *s, const uint16_t *cells, int k, int player) {
-    uint64_t key = player_mix(s, player) ^ (uint64_t)k * 0xA24BAED4963EE407ULL;
-    for (int i = 0; i < k; i++) key ^= s->zobrist[cells[i]];
-    return key;
+    return player_mix(s, player) ^ (uint64_t)k * 0xA24BAED4963EE407ULL ^ boxes_hash_of(s, cells, k);
 }
 
 /* The node of the corral search with boxes ``cells`` and canonical
@@ -2480,7 +2486,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     int g = head->g;
     int player = head->player;
     unpack_boxes(s, node_key(s, node), cells);
-    uint64_t boxes_hash = head->hash ^ player_mix(s, player);
+    uint64_t boxes_hash = boxes_hash_of(s, cells, n);
     if (s->weight) {
         /* A* stops when it expands a solved position. */
         int solved = 1;
@@ -2620,13 +2626,15 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
         if (s->goal_of[cells[i]] < 0) on_goals = 0;
     if (on_goals) return 0;
     /* The last probe's nodes go: each one's slot is emptied (in any order:
-     * the scan looks for the node itself, not for an empty slot). */
+     * the scan looks for the node itself, not for an empty slot), found
+     * from its boxes' hash, made again from its key (p->boxes is still the
+     * last probe's). */
     size_t mask = p->table_capacity - 1;
     for (int64_t node = 0; node < p->count; node++) {
-        Head *h = node_head(p, node);
-        uint64_t hash = h->hash;
-        size_t i = first_slot(p, hash, h->player, mask);
-        while (p->table[i] != slot_of(hash, node)) i = (i + 1) & mask;
+        unpack_boxes(p, node_key(p, node), p->child_cells);
+        uint64_t boxes_hash = boxes_hash_of(p, p->child_cells, p->boxes);
+        size_t i = box_slot(boxes_hash, mask);
+        while (p->table[i] != slot_of(boxes_hash, node)) i = (i + 1) & mask;
         p->table[i] = SLOT_EMPTY;
     }
     p->count = 0;
@@ -3114,9 +3122,7 @@ static int add_root(Search *s, uint16_t *cells, int player) {
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], i + 1);
     int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
-    uint64_t hash = 0;
-    for (int i = 0; i < n; i++) hash ^= s->zobrist[cells[i]];
-    hash ^= player_mix(s, canonical);
+    uint64_t hash = boxes_hash_of(s, cells, n) ^ player_mix(s, canonical);
     pack_boxes(s, cells, s->key);
     if (find(s, hash, canonical, s->key) >= 0) return 1;
     int64_t root = add(s, hash, canonical, s->key, -1, 0, 0);
