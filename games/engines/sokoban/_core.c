@@ -44,6 +44,7 @@ typedef struct {
     uint8_t closed;
     uint8_t cost; /* FESS's weight so far (search's ``box_moves`` 2): see add_child */
 } Head;
+_Static_assert(_Alignof(Head) <= 4, "records are laid out four bytes apart (prepare)");
 
 typedef struct {
     int32_t priority;
@@ -414,9 +415,15 @@ static int grow_table(Search *s) {
     return 1;
 }
 
-/* A new node; -1 when the memory budget is spent. */
+/* A new node; -1 when the memory budget is spent. The table doubles past
+ * three quarters full; where the budget has no room for the doubled table
+ * (the old one and the new are held at once), it fills on to seven eighths,
+ * its lookups longer: a table of a quarter of the budget could not double
+ * while a fifth of the budget was still free for records. */
 static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int64_t parent, uint32_t move, int g) {
-    if ((size_t)(s->count + 1) * 4 > s->table_capacity * 3 && !grow_table(s)) return -1;
+    if ((size_t)(s->count + 1) * 4 > s->table_capacity * 3 && !grow_table(s) &&
+        (size_t)(s->count + 1) * 8 > s->table_capacity * 7)
+        return -1;
     if (s->count >= INT32_MAX - 1) return -1;
     size_t chunk = (size_t)(s->count >> CHUNK_BITS);
     if (chunk >= s->chunk_count) {
@@ -3098,7 +3105,8 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     }
     for (int c = 0; c < size; c++) s->floor_index[c] = -1;
     for (int i = 0; i < s->floor_count; i++) s->floor_index[s->floor_cells[i]] = i;
-    s->record = (sizeof(Head) + s->key_bytes + 7) & ~(size_t)7;
+    /* (Head's fields take four bytes at most: a record keeps to four.) */
+    s->record = (sizeof(Head) + s->key_bytes + 3) & ~(size_t)3;
     s->table_capacity = 1 << 15; /* (256 KB, as 1 << 16 slots took before they held hashes) */
     s->table = counted_alloc(s, s->table_capacity * sizeof(uint64_t));
     if (s->table == NULL) {
