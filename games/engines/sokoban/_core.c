@@ -357,7 +357,10 @@ static void *counted_alloc(Search *s, size_t bytes) {
  * a record read is a cache miss on a large search, and most lookups are of
  * new positions, which read every record of the sequence (the lookups were a
  * fifth of the CPU). The same half picks the slot where a lookup starts, so
- * that the table grows from its slots alone, without a record read a node. */
+ * that the table grows from its slots alone, without a record read a node.
+ * (Two nodes that start at the same slot then differ in only the half's
+ * 32 - log2(capacity) bits above those that picked it: 7 at 2^25 slots,
+ * some 25 million positions, enough where few nodes share a start.) */
 #define SLOT_EMPTY UINT64_MAX
 #define HASH_HIGH 0xFFFFFFFF00000000ULL
 
