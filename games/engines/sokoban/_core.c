@@ -149,7 +149,7 @@ typedef struct Search {
     uint8_t **chunks;
     size_t chunk_count, chunk_capacity;
     int64_t count;
-    uint64_t *table; /* slots: a node's hash's high half << 32 | its number (SLOT_EMPTY: none) */
+    uint64_t *table; /* slots: its boxes' hash's high half << 32 | a node's number (SLOT_EMPTY: none) */
     size_t table_capacity;
     /* The open list: one heap, or with ``features`` one heap per feature
      * cell, taken in turn (``cycle`` lists the cells that ever had a node). */
@@ -384,11 +384,11 @@ static inline uint64_t boxes_hash_of(const Search *s, const uint16_t *cells, int
     return hash;
 }
 
-/* The node of the boxes of ``key`` (pack_boxes) and the player's square
- * (``hash``: the boxes' hash and player_mix's); -1: none. */
-static int64_t find(Search *s, uint64_t hash, int player, const uint8_t *key) {
+/* The node of the boxes of ``key`` (pack_boxes; ``boxes_hash`` their hash)
+ * and the player's square; -1: none. */
+static int64_t find(Search *s, uint64_t boxes_hash, int player, const uint8_t *key) {
     size_t mask = s->table_capacity - 1;
-    uint64_t high = (hash ^ player_mix(s, player)) & HASH_HIGH;
+    uint64_t high = boxes_hash & HASH_HIGH;
     size_t i = box_slot(high, mask);
     for (uint64_t slot; (slot = s->table[i]) != SLOT_EMPTY; i = (i + 1) & mask) {
         if ((slot & HASH_HIGH) != high) continue;
@@ -423,7 +423,8 @@ static int grow_table(Search *s) {
  * (the old one and the new are held at once), it fills on to seven eighths,
  * its lookups longer: a table of a quarter of the budget could not double
  * while a fifth of the budget was still free for records. */
-static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int64_t parent, uint32_t move, int g) {
+static int64_t add(Search *s, uint64_t boxes_hash, int player, const uint8_t *key, int64_t parent, uint32_t move,
+                   int g) {
     if ((size_t)(s->count + 1) * 4 > s->table_capacity * 3 && !grow_table(s) &&
         (size_t)(s->count + 1) * 8 > s->table_capacity * 7)
         return -1;
@@ -451,7 +452,6 @@ static int64_t add(Search *s, uint64_t hash, int player, const uint8_t *key, int
     h->cost = 0;
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
-    uint64_t boxes_hash = hash ^ player_mix(s, player);
     size_t i = box_slot(boxes_hash, mask);
     while (s->table[i] != SLOT_EMPTY) i = (i + 1) & mask;
     s->table[i] = slot_of(boxes_hash, node);
@@ -2205,9 +2205,8 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
                        : child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
     if (child_player < 0)
         child_player = flood(s, stand, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
-    uint64_t hash = child_boxes ^ player_mix(s, child_player);
     pack_boxes(s, child, s->key);
-    int64_t known = find(s, hash, child_player, s->key);
+    int64_t known = find(s, child_boxes, child_player, s->key);
     int child_g = g + pushes;
     int skip = 0;
     if (known >= 0) {
@@ -2252,7 +2251,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         kh->closed = 0;
         target = known;
     } else {
-        target = add(s, hash, child_player, s->key, node, move, child_g);
+        target = add(s, child_boxes, child_player, s->key, node, move, child_g);
         if (target < 0) return OUT_OF_MEMORY;
         node_head(s, target)->cost = (uint8_t)cost;
         keep_duals(s, target, i, row_of);
@@ -2263,7 +2262,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         return FOUND;
     }
     if (other != NULL) {
-        int64_t meeting = find(other, hash, child_player, s->key);
+        int64_t meeting = find(other, child_boxes, child_player, s->key);
         if (meeting >= 0) {
             *found = target;
             *met = meeting;
@@ -3135,10 +3134,10 @@ static int add_root(Search *s, uint16_t *cells, int player) {
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], i + 1);
     int canonical = flood(s, player, s->seen, fresh_stamp(&s->seen_stamp, s->seen, (size_t)s->size));
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
-    uint64_t hash = boxes_hash_of(s, cells, n) ^ player_mix(s, canonical);
+    uint64_t boxes_hash = boxes_hash_of(s, cells, n);
     pack_boxes(s, cells, s->key);
-    if (find(s, hash, canonical, s->key) >= 0) return 1;
-    int64_t root = add(s, hash, canonical, s->key, -1, 0, 0);
+    if (find(s, boxes_hash, canonical, s->key) >= 0) return 1;
+    int64_t root = add(s, boxes_hash, canonical, s->key, -1, 0, 0);
     return root >= 0 && heap_push(s, 0, 0, 0, root);
 }
 
