@@ -140,6 +140,9 @@ typedef struct Search {
     uint32_t *mq_reach, mq_reach_stamp;
     /* box_moves' area with the moved box lifted off the board. */
     uint32_t *mq_whole, mq_whole_stamp;
+    /* box_moves' states (with its visit stamp) whose child is one already
+     * made: the box on the same square, the player in the same area. */
+    uint32_t *mq_done, mq_done_stamp;
     /* A backward search pulls boxes from the goals towards the start; its
      * "goals" are the start squares. */
     int backward;
@@ -2173,10 +2176,12 @@ static int novel(Search *s, const uint16_t *child, int child_player, int64_t bou
  * queued. A macro's record (``macro``: from ``macro_mark`` on in s->macros)
  * is dropped again when the child is not kept. ``area_low``: the lowest
  * square of the child's player area where the caller has it already
- * (box_moves), else -1. */
+ * (box_moves), else -1; ``pieces``: cell_pieces of ``to`` where the caller
+ * knows it (box_moves), else PIECES_UNKNOWN. */
+#define PIECES_UNKNOWN (-2)
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
                          int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int area_low,
-                         int64_t *found, int64_t *met) {
+                         int pieces, int64_t *found, int64_t *met) {
     int n = s->boxes;
     uint16_t *cells = s->cells;
     uint16_t *child = s->child_cells;
@@ -2200,7 +2205,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
     }
     int row_of;
     moved_cells(s, cells, i, to, child, &row_of);
-    int pieces = cell_pieces(s, to);
+    if (pieces == PIECES_UNKNOWN) pieces = cell_pieces(s, to);
     int child_player = area_low >= 0 ? area_low
                        : child_low(s, s->reached, s->reach_stamp, s->reached_low, from, to, stand, pieces);
     if (child_player < 0)
@@ -2387,6 +2392,7 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
     int box = s->occupant[from];
     occupy(s, s->occupant, from, 0);
     uint32_t visit = fresh_stamp(&s->mq_stamp, s->mq_visit, (size_t)s->size * 4);
+    uint32_t done = fresh_stamp(&s->mq_done_stamp, s->mq_done, (size_t)s->size * 4);
     int head = 0, tail = queue_pushes(s, from, s->reached, s->reach_stamp, visit, 1, -1, 0);
     /* The area with the box lifted, flooded at the first state that needs
      * it: every square the box reaches is in it, and where the ring around
@@ -2397,18 +2403,41 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
     Outcome outcome = RUNNING;
     while (head < tail && outcome == RUNNING) {
         int state = s->mq_state[head++];
-        int cell = state >> 2, d = state & 3, pushes = 0, area_low;
+        /* (Its position was made from an earlier state, no more pushes away,
+         * and so were the pushes on from it: see below.) */
+        if (s->mq_done[state] == done) continue;
+        int cell = state >> 2, d = state & 3, pushes = 0, area_low, pieces;
+        const uint32_t *area;
+        uint32_t area_stamp;
         if (ring_joins(s, cell, side, &sides)) {
+            pieces = sides ? 1 : 0;
             if (whole_low < 0)
                 whole_low = flood(s, from, s->mq_whole, fresh_stamp(&s->mq_whole_stamp, s->mq_whole, (size_t)s->size));
             area_low = whole_low;
             if (cell == whole_low)
                 while (s->mq_whole[++area_low] != s->mq_whole_stamp) continue;
-            tail = queue_pushes(s, cell, s->mq_whole, s->mq_whole_stamp, visit, 1, state, tail);
+            area = s->mq_whole;
+            area_stamp = s->mq_whole_stamp;
         } else {
             area_low = area_behind(s, state, box);
-            tail = queue_pushes(s, cell, s->mq_reach, s->mq_reach_stamp, visit, 1, state, tail);
+            area = s->mq_reach;
+            area_stamp = s->mq_reach_stamp;
+            /* The pieces the box cuts its region into (cell_pieces), from the
+             * area just flooded: the free squares beside it outside the area
+             * (the player's side is in it) lie in one other piece if there is
+             * one such square; with two or more, cell_pieces looks. */
+            int outside = 0;
+            for (int j = 0; j < sides; j++) outside += area[side[j]] != area_stamp;
+            pieces = outside <= 1 ? 1 + outside : PIECES_UNKNOWN;
         }
+        tail = queue_pushes(s, cell, area, area_stamp, visit, 1, state, tail);
+        /* The box on this square pushed from any side in this area makes the
+         * same position, and the same pushes on: a state of this square
+         * taken later with the player there is done (a fifth of FESS's box
+         * moves on Holland 64; each was the child's tests and a lookup that
+         * found it known, and, where the square cuts a region, a flood). */
+        for (int e = 0; e < 4; e++)
+            if (area[cell - s->step[e]] == area_stamp) s->mq_done[cell * 4 + e] = done;
         if (cell == from) continue;
         for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
@@ -2416,7 +2445,7 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
         occupy(s, s->occupant, from, box);
         /* (The child's area is the area behind the box found above: its lowest square is the child's player.) */
         outcome = add_child(s, other, node, g, boxes_hash, i, from, cell, cell - s->step[d], pushes, move, 0,
-                            s->macro_length, area_low, found, met);
+                            s->macro_length, area_low, pieces, found, met);
         occupy(s, s->occupant, from, 0);
     }
     occupy(s, s->occupant, from, box);
@@ -2601,7 +2630,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
                     move = (MACRO << MOVE_SHIFT) | (uint32_t)offset;
                 }
                 outcome = add_child(s, other, node, g, boxes_hash, i, from, to, stand, pushes, move, variant == 1,
-                                    macro_mark, -1, found, met);
+                                    macro_mark, -1, PIECES_UNKNOWN, found, met);
             }
         }
     }
@@ -2615,7 +2644,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
         if (offset < 0) continue;
         int stand = (int)(s->macros[offset + s->macros[offset]] >> 2);
         outcome = add_child(s, other, node, g, boxes_hash, i, from, macro_end, stand, macro_pushes,
-                            (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, -1, found, met);
+                            (MACRO << MOVE_SHIFT) | (uint32_t)offset, 1, macro_mark, -1, PIECES_UNKNOWN, found, met);
     }
     for (int i = 0; i < n; i++) occupy(s, s->occupant, cells[i], 0);
     return outcome;
@@ -2861,7 +2890,7 @@ static void release(Search *s) {
                        s->fg_boxes, s->fg_owner, s->fg_seen, s->cs_occupant, s->cs_free, s->cs_free_mark,
                        s->cs_cells, s->cs_child, s->cs_nodes, s->cs_reach, s->cs_seen, s->cs_table, s->cs_slot,
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
-                       s->mq_visit, s->mq_reach, s->mq_whole, s->pattern_data, s->pattern_lists, s->pattern_keys,
+                       s->mq_visit, s->mq_reach, s->mq_whole, s->mq_done, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
                        s->plan_block, s->plan_reach, s->plan_table, s->novel_bits};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
@@ -3326,7 +3355,9 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         forward.mq_visit = calloc(states, sizeof(uint32_t));
         forward.mq_reach = calloc((size_t)forward.size, sizeof(uint32_t));
         forward.mq_whole = calloc((size_t)forward.size, sizeof(uint32_t));
-        if (!forward.mq_state || !forward.mq_parent || !forward.mq_visit || !forward.mq_reach || !forward.mq_whole) {
+        forward.mq_done = calloc(states, sizeof(uint32_t));
+        if (!forward.mq_state || !forward.mq_parent || !forward.mq_visit || !forward.mq_reach || !forward.mq_whole
+            || !forward.mq_done) {
             PyErr_NoMemory();
             goto done;
         }
