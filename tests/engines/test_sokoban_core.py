@@ -599,14 +599,10 @@ ANOTHER_ORDER = (solver.GreedyRun(0.05, 3, False, turns=(1, 2)), FESS, solver.Gr
                  FESS._replace(order=2))
 
 
-@needs_core
-def test_a_search_with_a_share_stops_at_its_deadline_and_the_others_run_to_the_end(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # At 5 s (60 s scaled): A* 0-1 s, then p3 its share, 1-2.5 s, then FESS
-    # with another packing order to the end on one thread; p3/flat/t1-2 0-0.5
-    # s, then FESS to the end on the other. A search with a share of its own
-    # stops at its deadline; the ones without run to the end.
+def schedule(monkeypatch: pytest.MonkeyPatch, time_limit: float) -> dict[str, tuple[float, float, str]]:
+    """Each search of the portfolio, by name, as it ran in a solve of ``time_limit``
+    with two threads where none finds anything: when it began and stopped (seconds
+    from the start) and on which thread."""
     ran: dict[str, tuple[float, float, str]] = {}
 
     def searching(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
@@ -618,17 +614,48 @@ def test_a_search_with_a_share_stops_at_its_deadline_and_the_others_run_to_the_e
             ran[name] = (began - start, time.monotonic() - start, threading.current_thread().name)
 
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
-    monkeypatch.setattr(solver, "GREEDY_RUNS", ANOTHER_ORDER)
     monkeypatch.setattr(core, "search", searching)
     start = time.monotonic()
-    assert solve(LEVELS[92], "best", time_limit=5, threads=2).status == TIME_LIMIT
-    expected = {"A*": (0, 1), "p3/flat/t1-2": (0, 0.5), "p3/novelty/fess/t1-2": (0.5, 5), "p3": (1, 2.5),
-                "p3/novelty/fess/t1-2/o2": (2.5, 5)}
+    assert solve(LEVELS[92], "best", time_limit=time_limit, threads=2).status == TIME_LIMIT
+    return ran
+
+
+def assert_ran_as(ran: dict[str, tuple[float, float, str]], expected: dict[str, tuple[float, float]]) -> None:
     assert set(ran) == set(expected)
     for name, (began, stopped) in expected.items():
         assert ran[name][0] == pytest.approx(began, abs=0.25) and ran[name][1] == pytest.approx(stopped, abs=0.25), ran
+
+
+@needs_core
+def test_a_search_with_a_share_stops_at_its_deadline_and_the_others_run_to_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At 5 s (60 s scaled): A* 0-1 s, then p3 its share, 1-2.5 s, then FESS
+    # with another packing order to the end on one thread; p3/flat/t1-2 0-0.5
+    # s, then FESS to the end on the other. A search with a share of its own
+    # stops at its deadline; the ones without run to the end.
+    monkeypatch.setattr(solver, "GREEDY_RUNS", ANOTHER_ORDER)
+    ran = schedule(monkeypatch, 5)
+    assert_ran_as(ran, {"A*": (0, 1), "p3/flat/t1-2": (0, 0.5), "p3/novelty/fess/t1-2": (0.5, 5), "p3": (1, 2.5),
+                        "p3/novelty/fess/t1-2/o2": (2.5, 5)})
     # The two FESS searches on different threads, each after the one before it there.
     assert ran["A*"][2] == ran["p3"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
+    assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
+
+
+@needs_core
+def test_the_plans_search_takes_its_short_share_after_the_astar_and_fess_keeps_its_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The portfolio as it is, at 10 s: A* 0-2 s, then penalty 8 by packing
+    # plans its share (0.02 of the time, twice over on a thread: 2-2.4 s),
+    # then penalty 3 to the end on that thread; p3/flat/t1-2 0-1 s, then
+    # FESS to the end on the other. (At 60 s: plans 13-15.4 s; Holland 11 in
+    # 0.6 s of its CPU, which no other search solves in 60 s.)
+    ran = schedule(monkeypatch, 10)
+    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
+                        "p3": (2.4, 10)})
+    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3"][2]
     assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
 
 

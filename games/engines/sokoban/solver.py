@@ -111,8 +111,10 @@ class GreedyRun(NamedTuple):
 
 # The compiled greedy searches tried in turn: a short one without feature
 # cells, then with feature cells, in equal parts, FESS's box moves and
-# weights (below) and packing penalty 3. With two threads the two run side
-# by side to the end (at 60 s: FESS 7-60 s, penalty 3 13-60 s, after the A*).
+# weights (below) and packing penalty 3, with a short one by packing plans
+# between them (below). With two threads the two run side by side to the
+# end (at 60 s: FESS 7-60 s, penalty 8 by plans 13-15.4 s, after the A*,
+# penalty 3 15.4-60 s).
 # A search with a share of its own stops at its deadline; with two threads
 # one without runs to the end once the others without one have a thread
 # each. In the whole-set runs at 60 s (session 26) penalty 3 with feature
@@ -156,9 +158,21 @@ class GreedyRun(NamedTuple):
 # there; not measured; docs/benchmarks.md, session 43.) A search with
 # another order is left out where the level has no other: it would be
 # FESS's very search.
+#
+# Penalty 8 by packing plans, a spare search until session 46 (SPARE_RUNS),
+# has a short share of its own: alone at 3 s of CPU it solves 57 of
+# Holland's 81 (median 0.04 s), 92 of Grigr2001's 100 and 117 of SokHard's
+# 163, Holland 11 in 0.6 s, which no other search of the portfolio solves
+# in 60 s of CPU. As a spare it ran only once a thread's search had ended
+# early: at 60 s it answered Holland 11 at 42-53 s on the AMD EPYC, when
+# FESS's search had filled its memory, and not at all on the Intel Xeon of
+# session 46, where no search ended before the time. After FESS on the
+# plan, with two threads it runs on the A*'s thread, so that FESS keeps its
+# time (docs/benchmarks.md, session 46).
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
     GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
+    GreedyRun(0.02, 8, True, plans=True),
     GreedyRun(0, PACKING_PENALTY, True),
 )
 
@@ -173,6 +187,8 @@ GREEDY_RUNS: Final = (
 # novelty (Grigr2001 19, session 30; SokHard 132 alone at 5 s, session 41)
 # and penalty 3 weighted (pushes + 2 x the bound, core.search's ``weighted``;
 # 5 of the 47 at 15 s of CPU, session 32) were GREEDY_RUNS' until session 41.
+# Penalty 8 by plans has a short share in GREEDY_RUNS too (session 46); as a
+# spare it starts afresh and runs on to the end.
 SPARE_RUNS: Final = (
     GreedyRun(0, 8, True, plans=True),
     GreedyRun(0, 1, True, novelty=True),
@@ -1128,7 +1144,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     positions split by feature (boxes packed, free regions) and taken in
     turn, which made some sample levels several times faster and others
     slower: one by FESS's box moves and weights (the strongest on the large
-    levels) and one with packing penalty 3. The greedy searches prune
+    levels) and one with packing penalty 3, with a short one by packing
+    plans between them. The greedy searches prune
     box-set deadlocks (BOX_SETS) and the deadlock patterns they learn from
     them (DEADLOCK_PATTERNS) and from whole-board probes (BOARD_PROBE_EVERY);
     A* does not, so its proofs are as before.
