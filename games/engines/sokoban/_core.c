@@ -140,8 +140,9 @@ typedef struct Search {
     uint32_t *mq_reach, mq_reach_stamp;
     /* box_moves' area with the moved box lifted off the board. */
     uint32_t *mq_whole, mq_whole_stamp;
-    /* box_moves' states (with its visit stamp) whose child is one already
-     * made: the box on the same square, the player in the same area. */
+    /* box_moves' states (marked with mq_done_stamp, fresh for each box)
+     * whose child is one already made: the box on the same square, the
+     * player in the same area. */
     uint32_t *mq_done, mq_done_stamp;
     /* A backward search pulls boxes from the goals towards the start; its
      * "goals" are the start squares. */
