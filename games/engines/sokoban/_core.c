@@ -2411,7 +2411,6 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
         const uint32_t *area;
         uint32_t area_stamp;
         if (ring_joins(s, cell, side, &sides)) {
-            pieces = sides ? 1 : 0;
             if (whole_low < 0)
                 whole_low = flood(s, from, s->mq_whole, fresh_stamp(&s->mq_whole_stamp, s->mq_whole, (size_t)s->size));
             area_low = whole_low;
@@ -2423,13 +2422,6 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
             area_low = area_behind(s, state, box);
             area = s->mq_reach;
             area_stamp = s->mq_reach_stamp;
-            /* The pieces the box cuts its region into (cell_pieces), from the
-             * area just flooded: the free squares beside it outside the area
-             * (the player's side is in it) lie in one other piece if there is
-             * one such square; with two or more, cell_pieces looks. */
-            int outside = 0;
-            for (int j = 0; j < sides; j++) outside += area[side[j]] != area_stamp;
-            pieces = outside <= 1 ? 1 + outside : PIECES_UNKNOWN;
         }
         tail = queue_pushes(s, cell, area, area_stamp, visit, 1, state, tail);
         /* The box on this square pushed from any side in this area makes the
@@ -2437,8 +2429,19 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
          * taken later with the player there is done (a fifth of FESS's box
          * moves on Holland 64; each was the child's tests and a lookup that
          * found it known, and, where the square cuts a region, a flood). */
+        int inside = 0;
         for (int e = 0; e < 4; e++)
-            if (area[cell - s->step[e]] == area_stamp) s->mq_done[cell * 4 + e] = done;
+            if (area[cell - s->step[e]] == area_stamp) {
+                s->mq_done[cell * 4 + e] = done;
+                inside++;
+            }
+        /* The pieces the box cuts its region into (cell_pieces), from the
+         * same area: the free squares beside it outside the area (the
+         * player's side is in it; where the ring joins them, all are) lie
+         * in one other piece if there is one such square; with two or
+         * more, cell_pieces looks. */
+        int outside = sides - inside;
+        pieces = outside <= 1 ? 1 + outside : PIECES_UNKNOWN;
         if (cell == from) continue;
         for (int at = state; at >= 0; at = s->mq_parent[at]) pushes++;
         uint32_t move = pushes == 1 ? ((uint32_t)from << 2) | (uint32_t)d
