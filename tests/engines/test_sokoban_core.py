@@ -394,6 +394,62 @@ def test_whole_board_probes_never_lose_a_solution_or_an_optimum() -> None:
     assert 190 < solvable < 210  # (both kinds of room were compared)
 
 
+def endgame_search(level: Any, endgame: int, **options: Any) -> tuple[str, list[int], int]:
+    """A greedy search from the pushes' end alone, with the portfolio's probes and ``endgame``."""
+    status, codes, expanded, _ = core.search(
+        core.CoreBoard(Board(level)), packing=3, corrals=core.PI_CORRALS, memory_bytes=1 << 28,
+        check=lambda expanded: None, box_sets=4, patterns=1, probes=solver.BOARD_PROBE_EVERY,
+        probe_limit=solver.BOARD_PROBE_LIMIT, endgame=endgame, **options)
+    return status, codes, expanded
+
+
+@needs_core
+@pytest.mark.parametrize(("number", "fewer"), [(112, 10), (115, 4)])
+def test_a_greedy_search_ends_at_a_child_whose_endgame_the_prober_finishes(number: int, fewer: int) -> None:
+    # Microban 112 and 115 by FESS's search from the pushes' end: without
+    # endgames the greedy order passes over a child a few pushes from the
+    # end for thousands of expansions (8,639 and 2,048, against 182 and
+    # 400); with them, the prober finishes it when it is made, and the
+    # answer is the pushes to the child and then the prober's, which replay
+    # to the solved position.
+    level = LEVELS[number - 1]
+    fess = {"weight": 0, "features": True, "box_moves": 2}
+    status, codes, expanded = endgame_search(level, 8, **fess)
+    without = endgame_search(level, 0, **fess)
+    assert status == without[0] == core.SOLVED
+    assert expanded * fewer < without[2]
+    assert replay(level, to_lurd(Board(level), codes)).solved
+
+
+@needs_core
+def test_astar_takes_no_endgame_and_stays_push_optimal() -> None:
+    # The prober's pushes are not the fewest: A* makes the very search it makes without.
+    known = optima()
+    for number in (112, 145):
+        status, codes, expanded = endgame_search(LEVELS[number - 1], 8, weight=1)
+        assert (status, codes, expanded) == endgame_search(LEVELS[number - 1], 0, weight=1)
+        assert len(codes) == known[number]
+
+
+@needs_core
+def test_endgames_never_lose_a_solution_or_prove_one_away() -> None:
+    # An endgame the prober does not finish leaves the search as it was: every
+    # third Microban level is still solved, and a room with no solution still
+    # runs out of positions (the prober finishes nothing there).
+    for index in range(0, 155, 3):
+        status, codes, _ = endgame_search(LEVELS[index], core.ENDGAME_PUSHES_MAX, weight=0)
+        assert status == core.SOLVED and replay(LEVELS[index], to_lurd(Board(LEVELS[index]), codes)).solved, index
+    # (Each box alone could reach a goal, but not both: the level of the test above.)
+    blocked = parse_level("########\n#@ $$ .#\n#    ###\n##.#####\n########\n")
+    assert endgame_search(blocked, core.ENDGAME_PUSHES_MAX, weight=0)[0] == core.EXHAUSTED
+
+
+def test_the_core_refuses_an_endgame_it_does_not_take() -> None:
+    for endgame in (-1, core.ENDGAME_PUSHES_MAX + 1):
+        with pytest.raises(ValueError, match="endgame"):
+            endgame_search(LEVELS[0], endgame, weight=0)
+
+
 @needs_core
 def test_the_solvers_greedy_searches_probe_and_its_astar_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
     # A* keeps its proofs as they were: no probes there (nor box sets or patterns).
@@ -532,9 +588,13 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.search_name(0, other_order) == "p3/novelty/fess/t1-2/o2"
     assert solver.greedy_run("p3/fess/novelty/t1-2/o2") == other_order
     assert solver.core_options(0, other_order)["order"] == 2
+    assert all(run.endgame == solver.ENDGAME_PUSHES for run in solver.GREEDY_RUNS + solver.SPARE_RUNS)
+    no_endgames = solver.GreedyRun(0, 3, True, box_moves=2, endgame=0)
+    assert solver.search_name(0, no_endgames) == "p3/fess/e0" and solver.greedy_run("p3/fess/e0") == no_endgames
+    assert solver.core_options(0, solver.greedy_run("p3/e12"))["endgame"] == 12
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
                   f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2",
-                  "p3/o0", "p3/o", "p3/o1234567", "p3/ox"):
+                  "p3/o0", "p3/o", "p3/o1234567", "p3/ox", f"p3/e{core.ENDGAME_PUSHES_MAX + 1}", "p3/e", "p3/e100"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -1032,7 +1092,7 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     solver.core_options made ``kwargs``, core.search's options, from."""
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"])
+        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"], kwargs["endgame"])
 
 
 @needs_core

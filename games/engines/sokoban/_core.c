@@ -30,6 +30,17 @@
 #define NOVELTY_STEP (1 << 22)
 /* The bounds novelty keeps apart (see novel): past any real bound. */
 #define NOVELTY_BOUNDS (1 << 16)
+/* The largest ``endgame`` (search's): the endgames tried grow fast with it
+ * (FESS from both ends, before ENDGAME_SHARE: 17 on Holland 20 at 8
+ * pushes, 1,525 at 12; 76,970 on Grigr2001 19 at 20). */
+#define ENDGAME_PUSHES_MAX 16
+/* The prober's expansions for endgames: at most one for this many of the
+ * search's own. Where the children near the end are many and the prober
+ * finishes none, the tries cost more than the search: penalty 3 on Holland
+ * 13 tried 21,550 endgames, 1.98 million of the prober's expansions for
+ * 9,780 of its own (4.35 s of CPU against 0.11 s without); with this, 26
+ * (0.1 s), and Holland 20's 17 as before. */
+#define ENDGAME_SHARE 4
 /* The largest ``weighted``. */
 #define WEIGHTED_MAX 16
 
@@ -185,6 +196,12 @@ typedef struct Search {
     int node_regions;
     /* FESS's weights (box_moves 2): the expanded node's boxes packed. */
     int node_packed;
+    /* Endgames (search's ``endgame``; the forward greedy search with a
+     * prober): a new child whose matching bound is at most endgame_pushes
+     * is handed to the prober, which may finish it (endgame_finish): its
+     * node then in endgame_node, -1 before. */
+    int endgame_pushes;
+    int64_t endgame_node, endgame_spent;
     int *floor_cells, floor_count;
     /* The board by rows, a bit a square, where it is at most 64 squares wide
      * (``row_bits``; else floods go square by square): each occupant array
@@ -2180,6 +2197,7 @@ static int novel(Search *s, const uint16_t *child, int child_player, int64_t bou
  * (box_moves), else -1; ``pieces``: cell_pieces of ``to`` where the caller
  * knows it (box_moves), else PIECES_UNKNOWN. */
 #define PIECES_UNKNOWN (-2)
+static int endgame_finish(Search *s, const uint16_t *cells, int player);
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
                          int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int area_low,
                          int pieces, int64_t *found, int64_t *met) {
@@ -2219,10 +2237,10 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         Head *kh = node_head(s, known);
         if (!s->weight || child_g >= kh->g) skip = 1;
     }
-    int64_t bound = 0;
+    int64_t bound = 0, raw_bound = 0;
     int cell = 0, fresh = 1, cost = 0;
     if (!skip) {
-        bound = child_bound(s, i, to);
+        bound = raw_bound = child_bound(s, i, to);
         if (bound >= INF) {
             skip = 1;
         } else {
@@ -2264,6 +2282,13 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         s->generated++;
     }
     if (!s->weight && solved) {
+        *found = target;
+        return FOUND;
+    }
+    /* A new child a few pushes from the end (by its bound) that the prober finishes ends the search. */
+    if (s->endgame_pushes && s->prober != NULL && !s->backward && !s->weight && known < 0 && raw_bound > 0 &&
+        raw_bound <= s->endgame_pushes && s->endgame_spent * ENDGAME_SHARE <= s->expanded &&
+        endgame_finish(s, child, child_player)) {
         *found = target;
         return FOUND;
     }
@@ -2663,12 +2688,57 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
  * -- dead squares, freezes, frozen goals, PI-corrals, the matching, the
  * patterns learned so far -- keeps every way to such a position). A set
  * already on goals is not lost. */
+static int prober_start(Search *s, const uint16_t *cells, int k, int player);
 static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
     Search *p = s->prober;
     int on_goals = 1;
     for (int i = 0; i < k; i++)
         if (s->goal_of[cells[i]] < 0) on_goals = 0;
     if (on_goals) return 0;
+    int lost = 0;
+    if (prober_start(s, cells, k, player)) {
+        int64_t found = -1, met = -1;
+        Outcome outcome = RUNNING;
+        while (outcome == RUNNING && p->open && p->expanded < s->probe_limit)
+            outcome = expand(p, NULL, next_entry(p), &found, &met);
+        lost = outcome == RUNNING && !p->open && !p->shortcuts;
+    }
+    p->pattern_count = 0;
+    p->pattern_lists = NULL;
+    p->pattern_data = NULL;
+    return lost;
+}
+
+/* Whether the position ``cells`` (all the boxes), the player at ``player``,
+ * is finished by the prober's greedy search (by the matching bound alone,
+ * single pushes) within ENDGAME_LIMIT expansions; its last node then in
+ * s->endgame_node. A greedy search's order takes a child a few pushes from
+ * the end no sooner than any other of its cell and weight: FESS from the
+ * pushes' end alone reached a position 5 pushes from the end of Holland 20
+ * at 244,514 expansions and had not finished it at 889,344 (53 s of CPU);
+ * from both ends the pulls finished it (docs/benchmarks.md, session 47). */
+#define ENDGAME_LIMIT 100
+static int endgame_finish(Search *s, const uint16_t *cells, int player) {
+    Search *p = s->prober;
+    int64_t found = -1, met = -1;
+    Outcome outcome = RUNNING;
+    if (prober_start(s, cells, s->boxes, player)) {
+        while (outcome == RUNNING && p->open && p->expanded < ENDGAME_LIMIT)
+            outcome = expand(p, NULL, next_entry(p), &found, &met);
+    }
+    p->pattern_count = 0;
+    p->pattern_lists = NULL;
+    p->pattern_data = NULL;
+    s->endgame_spent += p->expanded;
+    if (outcome != FOUND) return 0;
+    s->endgame_node = found;
+    return 1;
+}
+
+/* The prober emptied and started afresh from ``cells`` (``k`` boxes), the
+ * player at ``player``, with the search's patterns; 0 if its root is not made. */
+static int prober_start(Search *s, const uint16_t *cells, int k, int player) {
+    Search *p = s->prober;
     /* The last probe's nodes go: each one's slot is emptied (in any order:
      * the scan looks for the node itself, not for an empty slot), found
      * from its boxes' hash, made again from its key (p->boxes is still the
@@ -2690,18 +2760,7 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
     p->pattern_lists = s->pattern_lists;
     p->pattern_data = s->pattern_data;
     memcpy(s->probe_cells, cells, (size_t)k * sizeof(uint16_t));
-    int lost = 0;
-    if (add_root(p, s->probe_cells, player)) {
-        int64_t found = -1, met = -1;
-        Outcome outcome = RUNNING;
-        while (outcome == RUNNING && p->open && p->expanded < s->probe_limit)
-            outcome = expand(p, NULL, next_entry(p), &found, &met);
-        lost = outcome == RUNNING && !p->open && !p->shortcuts;
-    }
-    p->pattern_count = 0;
-    p->pattern_lists = NULL;
-    p->pattern_data = NULL;
-    return lost;
+    return add_root(p, s->probe_cells, player);
 }
 
 /* Whole-board probes (the measured lead of docs/benchmarks.md, session 24:
@@ -2998,6 +3057,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->held = calloc((size_t)size, 1);
     s->stuck = calloc((size_t)size, sizeof(int));
     s->movable = calloc((size_t)n, 1);
+    s->endgame_node = -1;
     s->fence = calloc((size_t)n, 1);
     s->cells = calloc((size_t)n, sizeof(uint16_t));
     s->child_cells = calloc((size_t)n, sizeof(uint16_t));
@@ -3203,7 +3263,8 @@ static const char search_doc[] =
     "search(width, floor, boxes, player, forward, backward, weight, packing, corrals, features,\n"
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
-    "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0)\n"
+    "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0,\n"
+    "       endgame=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -3256,7 +3317,10 @@ static const char search_doc[] =
     "still, to any live square and side it can reach, in as many pushes as it takes (FESS's\n"
     "moves; no other macro then); 2: with feature cells, positions are taken by FESS's weights,\n"
     "the box moves on their way that no advisor suggests (one that packs a box or leaves fewer\n"
-    "free regions is free), then by the bound (not weighted); without feature cells, as 1.";
+    "free regions is free), then by the bound (not weighted); without feature cells, as 1.\n"
+    "endgame (greedy forward searches with probes; 0: off, at most 16): a new child whose\n"
+    "matching bound is at most that many pushes is searched on by the prober (at most 100\n"
+    "expansions); if it reaches the end, so does the search, the prober's pushes last.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3301,19 +3365,23 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
-    int forward_turns = 2, backward_turns = 1, box_moves_on = 0;
+    int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
-                          &box_moves_on))
+                          &box_moves_on, &endgame))
         return NULL;
     if (box_moves_on < 0 || box_moves_on > 2) {
         PyErr_SetString(PyExc_ValueError, "box_moves: 0, 1 or 2");
+        return NULL;
+    }
+    if (endgame < 0 || endgame > ENDGAME_PUSHES_MAX) {
+        PyErr_Format(PyExc_ValueError, "endgame: 0 to %d", ENDGAME_PUSHES_MAX);
         return NULL;
     }
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
@@ -3386,6 +3454,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!prepare(forward.prober, width, &floor, &forward_targets, 0, 0, 1, 0, 0, PROBE_BUDGET, 0, 0)) goto done;
         forward.probe_every = probes;
         forward.probe_limit = probe_limit;
+        /* (A*'s proofs take no endgame: the prober's pushes are not the fewest.) */
+        if (weight == 0) forward.endgame_pushes = endgame;
     }
     if (two_ends && !prepare(&backward, width, &floor, &backward_targets, 0, packing, 0, features, 1, share, 0, 0))
         goto done;
@@ -3471,6 +3541,13 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         int64_t forward_node = side == 0 ? found : met;
         int64_t backward_node = side == 0 ? met : found;
         ok = append_moves(&forward, forward_node, pushes) && PyList_Reverse(pushes) == 0;
+        if (ok && outcome == FOUND && side == 0 && forward.endgame_node >= 0) {
+            /* The prober's pushes that finished the position found. */
+            PyObject *tail = PyList_New(0);
+            ok = tail != NULL && append_moves(forward.prober, forward.endgame_node, tail) && PyList_Reverse(tail) == 0;
+            for (Py_ssize_t j = 0; ok && j < PyList_Size(tail); j++) ok = PyList_Append(pushes, PyList_GET_ITEM(tail, j)) == 0;
+            Py_XDECREF(tail);
+        }
         if (ok && outcome == MET) ok = append_moves(&backward, backward_node, pushes);
         if (!ok) {
             Py_DECREF(pushes);

@@ -58,6 +58,8 @@ WEIGHTED_MAX: Final = 16
 # The most expansions an end of a search from both ends takes in a row
 # (search's ``turns``; _core.c's TURNS_MAX), and the share it takes unless told.
 TURNS_MAX: Final = 16
+# The largest ``endgame`` (search's; _core.c's ENDGAME_PUSHES_MAX).
+ENDGAME_PUSHES_MAX: Final = 16
 TURNS: Final[tuple[int, int]] = (2, 1)
 
 # The core keeps distances in 16 bits; this one means "never".
@@ -168,6 +170,7 @@ def search(
     turns: tuple[int, int] = TURNS,
     box_moves: int = 0,
     order: int = 0,
+    endgame: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -245,6 +248,12 @@ def search(
     (_core.c, box_moves); without ``features``, as 1.
     ``order``: the goal rooms' packing order (CoreBoard.targets); 0 the first
     one found, another number another that fits, where there is a choice.
+    ``endgame`` (greedy forward searches with ``probes``; 0: off, at most
+    ENDGAME_PUSHES_MAX): a new child whose matching bound is at most that many
+    pushes is searched on by the prober (greedy by the bound, single pushes,
+    at most 100 expansions); if it reaches the end, the search ends with the
+    prober's pushes after the child's. The greedy orders take such a child no
+    sooner than any other of its cell and weight.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -277,5 +286,6 @@ def search(
         square_floods,
         *turns,
         box_moves,
+        endgame,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -107,6 +107,21 @@ class GreedyRun(NamedTuple):
     turns: tuple[int, int] = core.TURNS  # core.search's ``turns``: the pushes' and the pulls' share
     box_moves: int = 0  # core.search's ``box_moves``
     order: int = 0  # core.search's ``order``: another packing order of the goal rooms
+    endgame: int = 8  # core.search's ``endgame`` (ENDGAME_PUSHES)
+
+
+# The greedy searches' endgames (GreedyRun's ``endgame``, core.search's): a
+# new child whose matching bound is at most this many pushes is searched on
+# by the prober, which may finish it. A greedy order takes such a child no
+# sooner than any other of its cell and weight: FESS from the pushes' end
+# alone reached a position 5 pushes from the end of Holland 20 at 244,514
+# expansions and had not finished it at 889,344 (53 s of CPU); with
+# endgames it solved Holland 20 in 8.0 s, and from both ends, as the
+# portfolio runs it, in 9.1 s against 16.4 s, Grigr2001 19 in 2.8 s against
+# 9.2 s (docs/benchmarks.md, session 47). At 12 pushes the endgames tried
+# grew from 17 to 1,525 on Holland 20 (10.7 s); at 4 neither level gained.
+ENDGAME_PUSHES: Final = 8
+assert GreedyRun._field_defaults["endgame"] == ENDGAME_PUSHES
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -233,8 +248,9 @@ MODIFIERS: Final[dict[str, _Flags]] = {
 def search_name(weight: int, settings: GreedyRun) -> str:
     """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as
     ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``, one whose
-    ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``, and one
-    with another packing order with its number, such as ``p3/o2``."""
+    ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``, one
+    with another packing order with its number, such as ``p3/o2``, and one whose endgames
+    differ from ENDGAME_PUSHES with their pushes, such as ``p3/e0`` (none)."""
     if weight:
         return "A*"
     modifiers = [name for name, fields in MODIFIERS.items()
@@ -245,6 +261,8 @@ def search_name(weight: int, settings: GreedyRun) -> str:
         modifiers.append("t{}-{}".format(*settings.turns))
     if settings.order:
         modifiers.append(f"o{settings.order}")
+    if settings.endgame != ENDGAME_PUSHES:
+        modifiers.append(f"e{settings.endgame}")
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -266,9 +284,13 @@ def greedy_run(name: str) -> GreedyRun:
         if re.fullmatch(r"o[1-9]\d{0,5}", modifier):
             greedy = greedy._replace(order=int(modifier[1:]))
             continue
+        if re.fullmatch(r"e\d{1,2}", modifier) and int(modifier[1:]) <= core.ENDGAME_PUSHES_MAX:
+            greedy = greedy._replace(endgame=int(modifier[1:]))
+            continue
         if modifier not in MODIFIERS:
             raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)},"
-                             f" w1 to w{core.WEIGHTED_MAX}, t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX}, and o1 to o999999)")
+                             f" w1 to w{core.WEIGHTED_MAX}, t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX}, o1 to o999999"
+                             f" and e0 to e{core.ENDGAME_PUSHES_MAX})")
         greedy = greedy._replace(**MODIFIERS[modifier])
     if greedy.box_moves == 2 and (not greedy.features or greedy.weighted):
         # (The core takes FESS's weights in feature cells only, in place of any other order.)
@@ -285,7 +307,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
         "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
-        "order": settings.order,
+        "order": settings.order, "endgame": settings.endgame,
         **_deadlocks(weight),
     }
 
