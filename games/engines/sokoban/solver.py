@@ -94,6 +94,21 @@ PYTHON_SECONDS: Final = 1.0
 CORE_ASTAR_SHARE: Final = 0.1
 
 
+# The greedy searches' endgames (GreedyRun's ``endgame``, core.search's): a
+# new child whose matching bound is at most this many pushes is searched on
+# by the prober, which may finish it. A greedy order takes such a child no
+# sooner than any other of its cell and weight: FESS from the pushes' end
+# alone reached a position 5 pushes from the end of Holland 20 at 244,514
+# expansions and had not finished it at 889,344 (53 s of CPU); with
+# endgames it solved Holland 20 in 8.0 s, and from both ends, as the
+# portfolio runs it, in 9.1 s against 16.4 s, Grigr2001 19 in 2.8 s against
+# 9.2 s (docs/benchmarks.md, session 47). At 4 pushes neither level gained;
+# at 12 and 16 (the prober's share capped: see _core.c's ENDGAME_SHARE) FESS
+# alone at 5 s of CPU solved no more of Holland and Grigr2001, and at 16 it
+# lost Grigr2001 19.
+ENDGAME_PUSHES: Final = 8
+
+
 class GreedyRun(NamedTuple):
     """One compiled greedy search of the portfolio (see _solve_compiled)."""
 
@@ -107,21 +122,7 @@ class GreedyRun(NamedTuple):
     turns: tuple[int, int] = core.TURNS  # core.search's ``turns``: the pushes' and the pulls' share
     box_moves: int = 0  # core.search's ``box_moves``
     order: int = 0  # core.search's ``order``: another packing order of the goal rooms
-    endgame: int = 8  # core.search's ``endgame`` (ENDGAME_PUSHES)
-
-
-# The greedy searches' endgames (GreedyRun's ``endgame``, core.search's): a
-# new child whose matching bound is at most this many pushes is searched on
-# by the prober, which may finish it. A greedy order takes such a child no
-# sooner than any other of its cell and weight: FESS from the pushes' end
-# alone reached a position 5 pushes from the end of Holland 20 at 244,514
-# expansions and had not finished it at 889,344 (53 s of CPU); with
-# endgames it solved Holland 20 in 8.0 s, and from both ends, as the
-# portfolio runs it, in 9.1 s against 16.4 s, Grigr2001 19 in 2.8 s against
-# 9.2 s (docs/benchmarks.md, session 47). At 12 pushes the endgames tried
-# grew from 17 to 1,525 on Holland 20 (10.7 s); at 4 neither level gained.
-ENDGAME_PUSHES: Final = 8
-assert GreedyRun._field_defaults["endgame"] == ENDGAME_PUSHES
+    endgame: int = ENDGAME_PUSHES  # core.search's ``endgame``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
