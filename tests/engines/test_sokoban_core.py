@@ -394,10 +394,11 @@ def test_whole_board_probes_never_lose_a_solution_or_an_optimum() -> None:
     assert 190 < solvable < 210  # (both kinds of room were compared)
 
 
-def endgame_search(level: Any, endgame: int, **options: Any) -> tuple[str, list[int], int]:
-    """A greedy search from the pushes' end alone, with the portfolio's probes and ``endgame``."""
+def endgame_search(level: Any, endgame: int, weight: int, **options: Any) -> tuple[str, list[int], int]:
+    """A search (A*, or greedy with weight 0) from the pushes' end alone, with the portfolio's probes and ``endgame``."""
     status, codes, expanded, _ = core.search(
-        core.CoreBoard(Board(level)), packing=3, corrals=core.PI_CORRALS, memory_bytes=1 << 28,
+        core.CoreBoard(Board(level)), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
+        memory_bytes=1 << 28,
         check=lambda expanded: None, box_sets=4, patterns=1, probes=solver.BOARD_PROBE_EVERY,
         probe_limit=solver.BOARD_PROBE_LIMIT, endgame=endgame, **options)
     return status, codes, expanded

@@ -2285,9 +2285,10 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         *found = target;
         return FOUND;
     }
-    /* A new child a few pushes from the end (by its bound) that the prober finishes ends the search. */
-    if (s->endgame_pushes && s->prober != NULL && !s->backward && !s->weight && known < 0 && raw_bound > 0 &&
-        raw_bound <= s->endgame_pushes && s->endgame_spent * ENDGAME_SHARE <= s->expanded &&
+    /* A new child a few pushes from the end (by its bound) that the prober
+     * finishes ends the search. (endgame_pushes is set only where there is a
+     * prober: on the forward greedy search.) */
+    if (raw_bound > 0 && raw_bound <= s->endgame_pushes && s->endgame_spent * ENDGAME_SHARE <= s->expanded &&
         endgame_finish(s, child, child_player)) {
         *found = target;
         return FOUND;
@@ -2688,25 +2689,15 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
  * -- dead squares, freezes, frozen goals, PI-corrals, the matching, the
  * patterns learned so far -- keeps every way to such a position). A set
  * already on goals is not lost. */
-static int prober_start(Search *s, const uint16_t *cells, int k, int player);
+static Outcome prober_run(Search *s, const uint16_t *cells, int k, int player, int64_t limit, int64_t *found);
 static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
     Search *p = s->prober;
     int on_goals = 1;
     for (int i = 0; i < k; i++)
         if (s->goal_of[cells[i]] < 0) on_goals = 0;
     if (on_goals) return 0;
-    int lost = 0;
-    if (prober_start(s, cells, k, player)) {
-        int64_t found = -1, met = -1;
-        Outcome outcome = RUNNING;
-        while (outcome == RUNNING && p->open && p->expanded < s->probe_limit)
-            outcome = expand(p, NULL, next_entry(p), &found, &met);
-        lost = outcome == RUNNING && !p->open && !p->shortcuts;
-    }
-    p->pattern_count = 0;
-    p->pattern_lists = NULL;
-    p->pattern_data = NULL;
-    return lost;
+    int64_t found = -1;
+    return prober_run(s, cells, k, player, s->probe_limit, &found) == RUNNING && !p->open && !p->shortcuts;
 }
 
 /* Whether the position ``cells`` (all the boxes), the player at ``player``,
@@ -2719,25 +2710,20 @@ static int probe_lost(Search *s, const uint16_t *cells, int k, int player) {
  * from both ends the pulls finished it (docs/benchmarks.md, session 47). */
 #define ENDGAME_LIMIT 100
 static int endgame_finish(Search *s, const uint16_t *cells, int player) {
-    Search *p = s->prober;
-    int64_t found = -1, met = -1;
-    Outcome outcome = RUNNING;
-    if (prober_start(s, cells, s->boxes, player)) {
-        while (outcome == RUNNING && p->open && p->expanded < ENDGAME_LIMIT)
-            outcome = expand(p, NULL, next_entry(p), &found, &met);
-    }
-    p->pattern_count = 0;
-    p->pattern_lists = NULL;
-    p->pattern_data = NULL;
-    s->endgame_spent += p->expanded;
+    int64_t found = -1;
+    Outcome outcome = prober_run(s, cells, s->boxes, player, ENDGAME_LIMIT, &found);
+    s->endgame_spent += s->prober->expanded;
     if (outcome != FOUND) return 0;
     s->endgame_node = found;
     return 1;
 }
 
-/* The prober emptied and started afresh from ``cells`` (``k`` boxes), the
- * player at ``player``, with the search's patterns; 0 if its root is not made. */
-static int prober_start(Search *s, const uint16_t *cells, int k, int player) {
+/* The prober's search afresh from ``cells`` (``k`` boxes), the player at
+ * ``player``, with the search's patterns lent to it, for at most ``limit``
+ * expansions: RUNNING where it stopped at the limit or ran out of
+ * positions, FOUND with its solved node in *found, OUT_OF_MEMORY where not
+ * even its root was made. */
+static Outcome prober_run(Search *s, const uint16_t *cells, int k, int player, int64_t limit, int64_t *found) {
     Search *p = s->prober;
     /* The last probe's nodes go: each one's slot is emptied (in any order:
      * the scan looks for the node itself, not for an empty slot), found
@@ -2760,7 +2746,16 @@ static int prober_start(Search *s, const uint16_t *cells, int k, int player) {
     p->pattern_lists = s->pattern_lists;
     p->pattern_data = s->pattern_data;
     memcpy(s->probe_cells, cells, (size_t)k * sizeof(uint16_t));
-    return add_root(p, s->probe_cells, player);
+    Outcome outcome = OUT_OF_MEMORY;
+    if (add_root(p, s->probe_cells, player)) {
+        int64_t met = -1;
+        outcome = RUNNING;
+        while (outcome == RUNNING && p->open && p->expanded < limit) outcome = expand(p, NULL, next_entry(p), found, &met);
+    }
+    p->pattern_count = 0;
+    p->pattern_lists = NULL;
+    p->pattern_data = NULL;
+    return outcome;
 }
 
 /* Whole-board probes (the measured lead of docs/benchmarks.md, session 24:
@@ -3544,8 +3539,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         if (ok && outcome == FOUND && side == 0 && forward.endgame_node >= 0) {
             /* The prober's pushes that finished the position found. */
             PyObject *tail = PyList_New(0);
-            ok = tail != NULL && append_moves(forward.prober, forward.endgame_node, tail) && PyList_Reverse(tail) == 0;
-            for (Py_ssize_t j = 0; ok && j < PyList_Size(tail); j++) ok = PyList_Append(pushes, PyList_GET_ITEM(tail, j)) == 0;
+            ok = tail != NULL && append_moves(forward.prober, forward.endgame_node, tail) && PyList_Reverse(tail) == 0 &&
+                 PyList_SetSlice(pushes, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, tail) == 0;
             Py_XDECREF(tail);
         }
         if (ok && outcome == MET) ok = append_moves(&backward, backward_node, pushes);
