@@ -660,10 +660,12 @@ ANOTHER_ORDER = (solver.GreedyRun(0.05, 3, False, turns=(1, 2)), FESS, solver.Gr
                  FESS._replace(order=2))
 
 
-def schedule(monkeypatch: pytest.MonkeyPatch, time_limit: float) -> dict[str, tuple[float, float, str]]:
-    """Each search of the portfolio, by name, as it ran in a solve of ``time_limit``
-    with two threads where none finds anything: when it began and stopped (seconds
-    from the start) and on which thread."""
+def schedule(
+    monkeypatch: pytest.MonkeyPatch, time_limit: float, level: Any = LEVELS[92]
+) -> dict[str, tuple[float, float, str]]:
+    """Each search of the portfolio, by name, as it ran in a solve of ``level``
+    (Microban 93 by default) in ``time_limit`` with two threads where none finds
+    anything: when it began and stopped (seconds from the start) and on which thread."""
     ran: dict[str, tuple[float, float, str]] = {}
 
     def searching(*args: object, **kwargs: Any) -> tuple[str, list[int], int, int]:
@@ -677,7 +679,7 @@ def schedule(monkeypatch: pytest.MonkeyPatch, time_limit: float) -> dict[str, tu
     monkeypatch.setattr(solver, "PYTHON_SECONDS", 0.0)
     monkeypatch.setattr(core, "search", searching)
     start = time.monotonic()
-    assert solve(LEVELS[92], "best", time_limit=time_limit, threads=2).status == TIME_LIMIT
+    assert solve(level, "best", time_limit=time_limit, threads=2).status == TIME_LIMIT
     return ran
 
 
@@ -710,14 +712,26 @@ def test_the_plans_search_takes_its_short_share_after_the_astar_and_fess_keeps_i
 ) -> None:
     # The portfolio as it is, at 10 s: A* 0-2 s, then penalty 8 by packing
     # plans its share (0.02 of the time, twice over on a thread: 2-2.4 s),
-    # then penalty 3 to the end on that thread; p3/flat/t1-2 0-1 s, then
-    # FESS to the end on the other. (At 60 s: plans 13-15.4 s; Holland 11 in
-    # 0.6 s of its CPU, which no other search solves in 60 s.)
+    # then penalty 3 its share (0.24: 2.4-7.2 s), then FESS with another
+    # packing order to the end on that thread; p3/flat/t1-2 0-1 s, then FESS
+    # to the end on the other. (At 60 s: plans 13-15.4 s, Holland 11 in 0.6 s
+    # of its CPU, which no other search solves in 60 s; penalty 3 15.4-44.2
+    # s; FESS with order 2 44.2-60 s, Holland 71 in 8.9 s of its CPU.)
     ran = schedule(monkeypatch, 10)
     assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
-                        "p3": (2.4, 10)})
-    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3"][2]
+                        "p3": (2.4, 7.2), "p3/novelty/fess/t1-2/o2": (7.2, 10)})
+    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
     assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
+
+
+@needs_core
+def test_penalty_3_runs_to_the_end_where_the_level_has_one_packing_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Microban 2 has one packing order: FESS with order 2 would be FESS's
+    # very search and is left out, and penalty 3, its share notwithstanding,
+    # is the plan's last search and keeps its thread to the end.
+    ran = schedule(monkeypatch, 10, LEVELS[1])
+    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
+                        "p3": (2.4, 10)})
 
 
 @needs_core

@@ -126,11 +126,12 @@ class GreedyRun(NamedTuple):
 
 
 # The compiled greedy searches tried in turn: a short one without feature
-# cells, then with feature cells, in equal parts, FESS's box moves and
-# weights (below) and packing penalty 3, with a short one by packing plans
-# between them (below). With two threads the two run side by side to the
-# end (at 60 s: FESS 7-60 s, penalty 8 by plans 13-15.4 s, after the A*,
-# penalty 3 15.4-60 s).
+# cells, then with feature cells: FESS's box moves and weights (below), a
+# short one by packing plans (below), penalty 3 for a share of its own and
+# FESS's search again with another packing order of the goal rooms (below).
+# With two threads at 60 s: p3/flat/t1-2 1-7 s, then FESS 7-60 s on one
+# thread; the A* 1-13 s, penalty 8 by plans 13-15.4 s, penalty 3 15.4-44.2
+# s, then FESS with order 2 44.2-60 s on the other.
 # A search with a share of its own stops at its deadline; with two threads
 # one without runs to the end once the others without one have a thread
 # each. In the whole-set runs at 60 s (session 26) penalty 3 with feature
@@ -163,17 +164,18 @@ class GreedyRun(NamedTuple):
 # spare searches now: alone at 5 s of CPU they add to FESS and penalty 3
 # together one level of the three sets (SokHard 132, penalty 1 with novelty).
 #
-# Not kept (session 43): penalty 3 13-31 s, then FESS's search with another
-# packing order (``order`` 2) to the end on that thread. FESS alone with
-# order 2 solved Holland 71, which no search solves with the first order
-# (orders 1 and 3 and the ties reversed solved none of the 15 levels left),
-# but on the Intel Xeon penalty 3 answered Holland 17 at 29 and 33 s, and
-# with the cut a whole run left it: a level for a level. (On the EPYC a
-# spare answered Holland 11 at 42-44 s, once a search had filled its
-# memory; with a fourth search on the plan a thread may not be free for it
-# there; not measured; docs/benchmarks.md, session 43.) A search with
-# another order is left out where the level has no other: it would be
-# FESS's very search.
+# Penalty 3 stops at 44.2 s (a share of 0.24, twice over on its thread),
+# and FESS's search with another packing order (``order`` 2) takes that
+# thread to the end (session 48). FESS alone with order 2 solves Holland 71
+# in 8.9 s of CPU, which no search solves with the first order in 60 s;
+# orders 3 and 4 and penalty 8 by plans with FESS's moves solved none of
+# the 15 levels left in 20 s of CPU each. Penalty 3's latest answers on the
+# three sets: Holland 17 at 29-33 s on the Intel Xeon of session 43 (which
+# cut penalty 3 at 31 s for FESS with order 2, and lost it) and SokHard 84
+# at 45.4 s on the Xeon of session 46; alone on the AMD EPYC SokHard 84
+# takes it 27.1 s of CPU, 42.5 s in the portfolio (FESS answers it at 41 s).
+# A search with another order is left out where the level has no other: it
+# would be FESS's very search, and penalty 3 then runs to the end.
 #
 # Penalty 8 by packing plans, a spare search until session 46 (SPARE_RUNS),
 # has a short share of its own: alone at 3 s of CPU it solves 57 of
@@ -185,11 +187,13 @@ class GreedyRun(NamedTuple):
 # session 46, where no search ended before the time. After FESS on the
 # plan, with two threads it runs on the A*'s thread, so that FESS keeps its
 # time (docs/benchmarks.md, session 46).
+_FESS: Final = GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2)
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
-    GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2),
+    _FESS,
     GreedyRun(0.02, 8, True, plans=True),
-    GreedyRun(0, PACKING_PENALTY, True),
+    GreedyRun(0.24, PACKING_PENALTY, True),
+    _FESS._replace(order=2),
 )
 
 
