@@ -175,7 +175,12 @@ class GreedyRun(NamedTuple):
 # at 45.4 s on the Xeon of session 46; alone on the AMD EPYC SokHard 84
 # takes it 27.1 s of CPU, 42.5 s in the portfolio (FESS answers it at 41 s).
 # A search with another order is left out where the level has no other: it
-# would be FESS's very search, and penalty 3 then runs to the end.
+# would be FESS's very search, and penalty 3 then runs to the end. It is
+# left out on one thread too (the server's default): there its time would
+# come out of FESS's, not out of penalty 3's idle end. On one thread at 60 s
+# FESS then has 35.4 s, after the A* and p3/flat/t1-2, and penalty 3 the
+# last 14.4 s; with FESS/o2 on the plan, FESS had 18.9 s and lost SokHard
+# 85 (FESS at 29 s) for Holland 71 (session 48).
 #
 # Penalty 8 by packing plans, a spare search until session 46 (SPARE_RUNS),
 # has a short share of its own: alone at 3 s of CPU it solves 57 of
@@ -1198,10 +1203,12 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     try:
         prepared = core.CoreBoard(board)
         # A search with another packing order where the level has no other
-        # would be the very search made with the first: it is left out. (Only
-        # A* runs after an answer of the Python search.)
+        # would be the very search made with the first: it is left out. So it
+        # is on one thread, where its time would come out of FESS's (with two,
+        # out of the end of penalty 3's thread): see GREEDY_RUNS. (Only A*
+        # runs after an answer of the Python search.)
         greedies = [greedy for greedy in GREEDY_RUNS if first.solved or not greedy.order
-                    or prepared.targets(greedy.order) != prepared.forward]
+                    or (threads > 1 and prepared.targets(greedy.order) != prepared.forward)]
     except _Stop as stop:
         return first_answer() if first.solved else _unsolved("best", stop.status, budget, title)
 
