@@ -178,9 +178,9 @@ class GreedyRun(NamedTuple):
 # would be FESS's very search, and penalty 3 then runs to the end. It is
 # left out on one thread too (the server's default): there its time would
 # come out of FESS's, not out of penalty 3's idle end. On one thread at 60 s
-# FESS then has 35.4 s, after the A* and p3/flat/t1-2, and penalty 3 the
-# last 14.4 s; with FESS/o2 on the plan, FESS had 18.9 s and lost SokHard
-# 85 (FESS at 29 s) for Holland 71 (session 48).
+# FESS then has about 34 s, after the A* and p3/flat/t1-2, and penalty 3
+# the last 14.4 s; with FESS/o2 on the plan, FESS had about 17 s and lost
+# SokHard 85 (FESS at 29 s) for Holland 71 (session 48).
 #
 # Penalty 8 by packing plans, a spare search until session 46 (SPARE_RUNS),
 # has a short share of its own: alone at 3 s of CPU it solves 57 of
