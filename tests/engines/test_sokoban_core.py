@@ -660,6 +660,13 @@ ANOTHER_ORDER = (solver.GreedyRun(0.05, 3, False, turns=(1, 2)), FESS, solver.Gr
                  FESS._replace(order=2))
 
 
+def planned(runs: tuple[solver.GreedyRun, ...], threads: int) -> tuple[solver.GreedyRun, ...]:
+    """The greedy searches ``runs`` as a solve on ``threads`` plans them for a level
+    with another packing order: with two threads the spare searches follow; on one,
+    a search with another packing order is left out (its time FESS's)."""
+    return runs + solver.SPARE_RUNS if threads > 1 else tuple(run for run in runs if not run.order)
+
+
 def schedule(
     monkeypatch: pytest.MonkeyPatch, time_limit: float, level: Any = LEVELS[92]
 ) -> dict[str, tuple[float, float, str]]:
@@ -855,10 +862,7 @@ def test_the_solver_goes_on_to_its_next_search_when_one_ends_incomplete(
     # All of them (and, with two threads, the spare searches the threads then
     # take; on one thread, no search with another packing order): not solved
     # in the time, and neither unsolvable nor out of memory.
-    if threads > 1:
-        searched = len(solver.GREEDY_RUNS) + len(solver.SPARE_RUNS)
-    else:
-        searched = sum(1 for run in solver.GREEDY_RUNS if not run.order)
+    searched = len(planned(solver.GREEDY_RUNS, threads))
     monkeypatch.setattr(core, "search", ending_incomplete(*range(1, searched + 1)))
     result = solve(LEVELS[92], "best", time_limit=10, threads=threads)
     assert result.status == TIME_LIMIT and len(greedy) == searched
@@ -1131,9 +1135,7 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
     assert result.status == TIME_LIMIT
     assert settings[0] == (1, solver.GreedyRun(0, 0, False))
     # (On one thread, without the search with another packing order: see below.)
-    runs = solver.GREEDY_RUNS if threads > 1 else tuple(run for run in solver.GREEDY_RUNS if not run.order)
-    runs += solver.SPARE_RUNS if threads > 1 else ()
-    assert settings[1:] == [(0, run._replace(share=0)) for run in runs]
+    assert settings[1:] == [(0, run._replace(share=0)) for run in planned(solver.GREEDY_RUNS, threads)]
     assert any(run.novelty for run in solver.GREEDY_RUNS) and any(run.order for run in solver.GREEDY_RUNS)
     # A search with another packing order (``o2``) runs with it where the
     # level has another (Microban 93) and there are two threads; Microban 2
@@ -1141,12 +1143,10 @@ def test_the_solver_runs_each_greedy_search_with_its_own_settings(monkeypatch: p
     # search: it is left out. On one thread it is left out too, its time
     # FESS's.
     monkeypatch.setattr(solver, "GREEDY_RUNS", ANOTHER_ORDER)
-    for level, runs in ((LEVELS[92], ANOTHER_ORDER if threads > 1 else ANOTHER_ORDER[:3]),
-                        (LEVELS[1], ANOTHER_ORDER[:3])):
+    for level, runs in ((LEVELS[92], ANOTHER_ORDER), (LEVELS[1], ANOTHER_ORDER[:3])):
         settings.clear()
         assert solve(level, "best", time_limit=10, threads=threads).status == TIME_LIMIT
-        runs += solver.SPARE_RUNS if threads > 1 else ()
-        assert settings[1:] == [(0, run._replace(share=0)) for run in runs]
+        assert settings[1:] == [(0, run._replace(share=0)) for run in planned(runs, threads)]
 
 
 @needs_core

@@ -58,9 +58,9 @@ WEIGHTED_MAX: Final = 16
 # The most expansions an end of a search from both ends takes in a row
 # (search's ``turns``; _core.c's TURNS_MAX), and the share it takes unless told.
 TURNS_MAX: Final = 16
+TURNS: Final[tuple[int, int]] = (2, 1)
 # The largest ``endgame`` (search's; _core.c's ENDGAME_PUSHES_MAX).
 ENDGAME_PUSHES_MAX: Final = 16
-TURNS: Final[tuple[int, int]] = (2, 1)
 
 # The core keeps distances in 16 bits; this one means "never".
 NEVER: Final = 0xFFFF
