@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Final, NamedTuple, TypedDict
 
 from . import core
-from .board import INF, LETTERS, Board, bits
+from .board import INF, LETTERS, Board, bits, count
 from .deadlocks import FrozenTables, pi_corral, push_deadlock
 from .levels import Level, parse_level
 from .matching import Matcher
@@ -92,6 +92,15 @@ SLICE_SECONDS: Final = 0.2
 # the share of the time limit the core's A* gets before its greedy search.
 PYTHON_SECONDS: Final = 1.0
 CORE_ASTAR_SHARE: Final = 0.1
+# A level of ASTAR_MANY_BOXES boxes or more gives the core's A* only
+# CORE_ASTAR_SHARE_MANY, the rest going to the greedy searches: alone, with
+# the 12 s of CPU it has at 60 s on two threads, it solved none of the 27
+# levels of the three classic sets with 18 boxes or more (Holland, Grigr2001
+# and SokHard, docs/benchmarks.md, session 49), so those seconds only held
+# back the greedy searches there. A short share still proves what is cheap to
+# prove on a large level (an open board of 20 boxes in 955 expansions).
+ASTAR_MANY_BOXES: Final = 18
+CORE_ASTAR_SHARE_MANY: Final = 0.02
 
 
 # The greedy searches' endgames (GreedyRun's ``endgame``, core.search's): a
@@ -1162,7 +1171,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
     The pure-Python ``best`` keeps its first PYTHON_SECONDS: easy levels are
     over in that time with the same push-optimal answers as without the
     core. Then the core's A* (with PI-corral pruning) gets CORE_ASTAR_SHARE
-    of the time, so that medium levels still come out push-optimal (and an
+    of the time (CORE_ASTAR_SHARE_MANY on a level of ASTAR_MANY_BOXES boxes or
+    more), so that medium levels still come out push-optimal (and an
     answer the Python greedy search found in its second but could not prove
     is replaced by a proved one when A* finishes). Then the core's greedy
     searches take the rest: from both ends (pushes from the start, pulls
@@ -1214,7 +1224,8 @@ def _solve_compiled(board: Board, budget: _Budget, title: str, time_limit: float
 
     # Each search in turn, with its deadline: its share of the time limit, or
     # an equal part of what the shares leave.
-    runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * CORE_ASTAR_SHARE))]
+    astar_share = CORE_ASTAR_SHARE if count(board.start_boxes) < ASTAR_MANY_BOXES else CORE_ASTAR_SHARE_MANY
+    runs = [_Run(1, _ASTAR, min(end, time.monotonic() + time_limit * astar_share))]
     shares = sum(greedy.share for greedy in greedies) * time_limit
     part = max(0.0, end - runs[0].deadline - shares) / max(1, sum(1 for greedy in greedies if not greedy.share))
     for greedy in greedies:
