@@ -741,20 +741,20 @@ def test_penalty_3_runs_to_the_end_where_the_level_has_one_packing_order(monkeyp
                         "p3": (2.4, 10)})
 
 
-# Eighteen boxes in an open room (no goal room with an order: one packing order).
+# Fifteen boxes in an open room (no goal room with an order: one packing order).
 MANY_BOXES = parse_level("""\
 ########################
 #@                     #
-# $$$$$$$$$$$$$$$$$$   #
+# $$$$$$$$$$$$$$$      #
 #                      #
-# ..................   #
+# ...............      #
 #                      #
 ########################""")
 
 
 @needs_core
 def test_the_astar_has_a_short_share_where_the_level_has_many_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With 18 boxes or more the A* gets 0.02 of the time, not 0.1 (twice
+    # With 15 boxes or more the A* gets 0.02 of the time, not 0.1 (twice
     # over on its thread: 0-0.4 s at 10 s), and the greedy searches the
     # rest: FESS, the first without a share of its own, then takes the A*'s
     # thread to the end, and the other thread runs p3/flat/t1-2, penalty 8 by

@@ -94,12 +94,13 @@ PYTHON_SECONDS: Final = 1.0
 CORE_ASTAR_SHARE: Final = 0.1
 # A level of ASTAR_MANY_BOXES boxes or more gives the core's A* only
 # CORE_ASTAR_SHARE_MANY, the rest going to the greedy searches: alone, with
-# the 12 s of CPU it has at 60 s on two threads, it solved none of the 27
-# levels of the three classic sets with 18 boxes or more (Holland, Grigr2001
-# and SokHard, docs/benchmarks.md, session 49), so those seconds only held
-# back the greedy searches there. A short share still proves what is cheap to
-# prove on a large level (an open board of 20 boxes in 955 expansions).
-ASTAR_MANY_BOXES: Final = 18
+# the 12 s of CPU it has at 60 s on two threads, it solved 1 of the 47
+# levels of the three classic sets with 15 boxes or more (Holland, Grigr2001
+# and SokHard: SokHard 82, 16 boxes, in 5.9 s; docs/benchmarks.md, session
+# 49), so those seconds mostly held back the greedy searches and their
+# answers there. A short share still proves what is cheap to prove on a
+# large level (an open board of 20 boxes in 955 expansions).
+ASTAR_MANY_BOXES: Final = 15
 CORE_ASTAR_SHARE_MANY: Final = 0.02
 
 
