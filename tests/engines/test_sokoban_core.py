@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games.engines.sokoban import MICROBAN, core, load_levels, parse_level, solver
-from games.engines.sokoban.board import Board
+from games.engines.sokoban.board import Board, count
 from games.engines.sokoban.engine import replay
 from games.engines.sokoban.matching import lower_bound
 from games.engines.sokoban.packing import PackingOrder
@@ -760,7 +760,7 @@ def test_the_astar_has_a_short_share_where_the_level_has_many_boxes(monkeypatch:
     # thread to the end, and the other thread runs p3/flat/t1-2, penalty 8 by
     # plans and penalty 3 each from its start as ever, penalty 3 to the end
     # (the level has one packing order).
-    assert solver.count(Board(MANY_BOXES).start_boxes) == solver.ASTAR_MANY_BOXES
+    assert count(Board(MANY_BOXES).start_boxes) == solver.ASTAR_MANY_BOXES
     ran = schedule(monkeypatch, 10, MANY_BOXES)
     assert_ran_as(ran, {"A*": (0, 0.4), "p3/novelty/fess/t1-2": (0.4, 10), "p3/flat/t1-2": (0, 1),
                         "p8/plans": (1, 1.4), "p3": (1.4, 10)})
