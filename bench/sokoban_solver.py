@@ -8,7 +8,9 @@ Collections (``--sets``, comma-separated): ``microban`` (155 levels, with the
 known push-optimal counts of shared/data/sokoban/microban_push_optimal.tsv),
 ``microban2``, ``boxoban`` (the first ``--boxoban`` levels of Boxoban medium
 valid_000), and the classic hard sets ``holland`` (81), ``grigr2001`` (100)
-and ``sokhard`` (163). ``--levels 12,83-85`` narrows every chosen set to those
+and ``sokhard`` (163); or any collection file, named by its path (a name
+with a ``/`` or ending ``.xsb``: ``--sets /tmp/Perfect.xsb``), reported
+under the file's stem. ``--levels 12,83-85`` narrows every chosen set to those
 numbers; ``--sample`` runs the fixed development sample instead (every
 eighth Holland level, every tenth Grigr2001 level, every sixteenth SokHard
 level: 32 levels, a cross-section of easy and hard).
@@ -281,6 +283,11 @@ def run(
     return results
 
 
+def collection_file(name: str) -> Path:
+    """The file of a ``--sets`` name that is a path; a nonexistent path for a set's name."""
+    return Path(name) if "/" in name or name.endswith(".xsb") else SHARED / "-"
+
+
 def level_numbers(text: str) -> set[int]:
     """The level numbers of ``--levels``: "12,83-85" is {12, 83, 84, 85}."""
     chosen: set[int] = set()
@@ -315,8 +322,8 @@ def main() -> None:
         args.threads = max(1, machine_threads() // args.workers)
     names = list(SAMPLE_STEP) if args.sample else args.sets.split(",")
     for name in names:
-        if name not in COLLECTIONS:
-            parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}")
+        if name not in COLLECTIONS and not collection_file(name).is_file():
+            parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}, or a collection file's path")
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
           f" {args.time_limit:g} s and {args.memory_mb:g} MB a level, {args.workers} at a time,"
           f" {args.threads} search thread(s) each"
@@ -324,8 +331,12 @@ def main() -> None:
           + (", without whole-board probes" if args.without_probes else ""))
     print(f"machine: {machine()}")
     for name in names:
-        title, filename = COLLECTIONS[name]
-        levels = load_levels(SHARED / filename)
+        if name in COLLECTIONS:
+            title, filename = COLLECTIONS[name]
+            levels = load_levels(SHARED / filename)
+        else:
+            title = collection_file(name).stem
+            levels = load_levels(collection_file(name))
         if name == "boxoban":
             # Boxoban levels are numbered from 0, as in the file.
             numbered = list(enumerate(levels[: args.boxoban]))
