@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, SHARED, core_search_within, level_numbers  # noqa: E402
-from games.engines.sokoban import core, load_levels, solver  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, check_sets, collection, core_search_within, level_numbers  # noqa: E402
+from games.engines.sokoban import core, solver  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
 
@@ -59,7 +59,7 @@ def options(setting: str) -> dict[str, Any]:
 
 def run(job: Run) -> dict[str, Any]:
     name, number, setting, cpu = job
-    level = load_levels(SHARED / COLLECTIONS[name][1])[number - 1]
+    level = collection(name)[1][number - 1]
     pushes, expanded, spent = core_search_within(level, core.CoreBoard(Board(level)), cpu, **options(setting))
     return {"set": name, "level": number, "setting": setting, "cpu_limit": cpu, "pushes": pushes,
             "expanded": expanded, "cpu": round(spent, 2)}
@@ -88,7 +88,7 @@ def report(results: list[dict[str, Any]], settings: list[str], unions: list[list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default="holland,grigr2001,sokhard", help="comma-separated: " + ", ".join(COLLECTIONS))
+    parser.add_argument("--sets", default="holland,grigr2001,sokhard", help="comma-separated: " + ", ".join(COLLECTIONS) + ", or a collection file's path")
     parser.add_argument("--levels", default="", help="level numbers, e.g. 1-20,33 (default: all)")
     parser.add_argument("--cpu", type=float, default=15.0, help="CPU seconds a level and setting")
     parser.add_argument("--settings", default="p3,p1/novelty,p3/novelty,p8/plans",
@@ -106,8 +106,9 @@ def main() -> None:
         done = [json.loads(line) for line in args.results.read_text().splitlines() if line.strip()]
     made = {(r["set"], r["level"], r["setting"], r["cpu_limit"]) for r in done}
     jobs: list[Run] = []
+    check_sets(parser, args.sets.split(","))
     for name in args.sets.split(","):
-        count = len(load_levels(SHARED / COLLECTIONS[name][1]))
+        count = len(collection(name)[1])
         numbers = sorted(level_numbers(args.levels) & set(range(1, count + 1))) if args.levels else range(1, count + 1)
         jobs += [(name, number, setting, args.cpu) for number in numbers for setting in settings
                  if (name, number, setting, args.cpu) not in made]

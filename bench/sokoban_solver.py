@@ -283,9 +283,28 @@ def run(
     return results
 
 
-def collection_file(name: str) -> Path:
-    """The file of a ``--sets`` name that is a path; a nonexistent path for a set's name."""
-    return Path(name) if "/" in name or name.endswith(".xsb") else SHARED / "-"
+def collection_file(name: str) -> Path | None:
+    """The file of a ``--sets`` name: a shared set's, or the name itself where it is a
+    path (it has a ``/`` or ends ``.xsb``); None for an unknown name."""
+    if name in COLLECTIONS:
+        return SHARED / COLLECTIONS[name][1]
+    return Path(name) if "/" in name or name.endswith(".xsb") else None
+
+
+def collection(name: str) -> tuple[str, list[Level]]:
+    """The title and levels of a ``--sets`` name (see collection_file); a file's title is its stem."""
+    path = collection_file(name)
+    if path is None:
+        raise ValueError(f"unknown set {name!r}")
+    return (COLLECTIONS[name][0] if name in COLLECTIONS else path.stem), load_levels(path)
+
+
+def check_sets(parser: argparse.ArgumentParser, names: list[str]) -> None:
+    """parser.error for the first of ``names`` that is neither a set nor a collection file."""
+    for name in names:
+        path = collection_file(name)
+        if path is None or not path.is_file():
+            parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}, or a collection file's path")
 
 
 def level_numbers(text: str) -> set[int]:
@@ -321,9 +340,7 @@ def main() -> None:
     if args.threads is None:
         args.threads = max(1, machine_threads() // args.workers)
     names = list(SAMPLE_STEP) if args.sample else args.sets.split(",")
-    for name in names:
-        if name not in COLLECTIONS and not collection_file(name).is_file():
-            parser.error(f"unknown set {name!r}; choose from {', '.join(COLLECTIONS)}, or a collection file's path")
+    check_sets(parser, names)
     print(f"Sokoban solver benchmark: algorithm {args.algorithm},"
           f" {args.time_limit:g} s and {args.memory_mb:g} MB a level, {args.workers} at a time,"
           f" {args.threads} search thread(s) each"
@@ -331,12 +348,7 @@ def main() -> None:
           + (", without whole-board probes" if args.without_probes else ""))
     print(f"machine: {machine()}")
     for name in names:
-        if name in COLLECTIONS:
-            title, filename = COLLECTIONS[name]
-            levels = load_levels(SHARED / filename)
-        else:
-            title = collection_file(name).stem
-            levels = load_levels(collection_file(name))
+        title, levels = collection(name)
         if name == "boxoban":
             # Boxoban levels are numbered from 0, as in the file.
             numbered = list(enumerate(levels[: args.boxoban]))
