@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, SHARED, CpuLimit, OutOfTime  # noqa: E402
-from games.engines.sokoban import core, load_levels  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, CpuLimit, OutOfTime, collection  # noqa: E402
+from games.engines.sokoban import core  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 
 SETTINGS = {"PI-corrals": core.PI_CORRALS, "corral searches": core.CORRAL_DEADLOCKS}
@@ -53,7 +53,7 @@ def main() -> None:
         solved = dict.fromkeys(SETTINGS, 0)
         seconds = dict.fromkeys(SETTINGS, 0.0)
         both = dict.fromkeys(SETTINGS, 0)
-        levels = load_levels(SHARED / COLLECTIONS[name][1])
+        levels = collection(name)[1]
         for number, level in enumerate(levels, start=1):
             board = core.CoreBoard(Board(level))
             runs = {label: astar(board, corrals, args.cpu) for label, corrals in SETTINGS.items()}

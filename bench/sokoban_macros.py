@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
 from bench.sokoban_solver import (  # noqa: E402
-    COLLECTIONS, PORTFOLIO_GREEDY, SHARED, SideBySide, core_search_within, level_numbers,
+    COLLECTIONS, PORTFOLIO_GREEDY, SideBySide, collection, core_search_within, level_numbers,
 )
-from games.engines.sokoban import core, load_levels  # noqa: E402
+from games.engines.sokoban import core  # noqa: E402
 from games.engines.sokoban.board import Board  # noqa: E402
 from games.engines.sokoban.levels import Level  # noqa: E402
 from games.engines.sokoban.solver import PACKING_PENALTY  # noqa: E402
@@ -49,7 +49,7 @@ def main() -> None:
           f" {args.cpu:g} s of CPU a level and setting")
     print(f"machine: {machine_line()}")
     for name in args.sets.split(","):
-        levels = load_levels(SHARED / COLLECTIONS[name][1])
+        levels = collection(name)[1]
         numbers = sorted(level_numbers(args.levels)) if args.levels else range(1, len(levels) + 1)
         tally = SideBySide(SETTINGS)
         compared = 0

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import machine_line  # noqa: E402
-from bench.sokoban_solver import COLLECTIONS, SHARED, CpuLimit, OutOfTime, level_numbers  # noqa: E402
-from games.engines.sokoban import core, load_levels  # noqa: E402
+from bench.sokoban_solver import COLLECTIONS, CpuLimit, OutOfTime, collection, level_numbers  # noqa: E402
+from games.engines.sokoban import core  # noqa: E402
 from games.engines.sokoban.board import Board, bits, count  # noqa: E402
 from games.engines.sokoban.solver import PACKING_PENALTY  # noqa: E402
 
@@ -97,7 +97,7 @@ def measure(
     name: str, number: int, cpu: float, samples: int, probe_cpu: float, entry_samples: int, box_sets: int = 0,
     patterns: int = 0,
 ) -> dict[str, object]:
-    level = load_levels(SHARED / COLLECTIONS[name][1])[number - 1]
+    level = collection(name)[1][number - 1]
     prepared = core.CoreBoard(Board(level))
     prepared.backward  # noqa: B018  (built outside the CPU counted)
     trace: list[core.TracePoint] = []

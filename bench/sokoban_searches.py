@@ -106,8 +106,9 @@ def main() -> None:
         done = [json.loads(line) for line in args.results.read_text().splitlines() if line.strip()]
     made = {(r["set"], r["level"], r["setting"], r["cpu_limit"]) for r in done}
     jobs: list[Run] = []
-    check_sets(parser, args.sets.split(","))
-    for name in args.sets.split(","):
+    names = args.sets.split(",")
+    check_sets(parser, names)
+    for name in names:
         count = len(collection(name)[1])
         numbers = sorted(level_numbers(args.levels) & set(range(1, count + 1))) if args.levels else range(1, count + 1)
         jobs += [(name, number, setting, args.cpu) for number in numbers for setting in settings
