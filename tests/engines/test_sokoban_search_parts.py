@@ -12,7 +12,7 @@ from games.engines.sokoban.board import INF, Board, bits
 from games.engines.sokoban.deadlocks import pi_corral, push_deadlock
 from games.engines.sokoban.engine import replay
 from games.engines.sokoban.matching import Matcher, min_matching, rematch, solve_matching
-from games.engines.sokoban.packing import PackingOrder, entrance_order
+from games.engines.sokoban.packing import PackingOrder, _doors, _outside, entrance_order
 from games.engines.sokoban.solver import (
     UNSOLVABLE,
     _Bidirectional,
@@ -201,15 +201,45 @@ def test_a_shuffled_packing_order_is_another_order_that_fits() -> None:
     assert entrance_order(board, board.goal_mask, shuffle=5) == entrance_order(board, board.goal_mask)
 
 
-def test_a_goal_room_that_can_never_empty_has_no_order_by_entrance() -> None:
-    # The goal in the pocket holds its box for good (the wall two squares
-    # below it: no box is ever pulled off it), so no order empties the room,
-    # and the search says so at once.
+def test_a_box_that_can_never_leave_its_goal_is_a_wall_to_the_rest_of_its_room() -> None:
+    # The middle goal's box can never be pulled off (walls above it and
+    # beyond both its neighbours) nor replaced: it is filled first, and the
+    # goals beside it, filled from above, are ordered around it.
+    board = Board(parse_level("#######\n#  @  #\n# $ $ #\n## # ##\n #.*.#\n #####\n"))
+    order = entrance_order(board, board.goal_mask)
+    assert order is not None and order[0] == square(board, 3, 4)
+    assert sorted(order[1:]) == [square(board, 2, 4), square(board, 4, 4)]
+    # The goal in the pocket holds its box for good: the room is the goal below it.
     board = Board(parse_level("#######\n###*###\n# $. @#\n#######\n"))
+    assert entrance_order(board, board.goal_mask) == [square(board, 3, 1), square(board, 3, 2)]
+    # Such a goal without a box of the start is never filled: no order, and
+    # the search says so at once.
+    board = Board(parse_level("#######\n###.###\n# $.$@#\n#######\n"))
     order = PackingOrder(board, board.goal_mask, -1, pulls=True)
     assert order.groups == [board.goal_mask]
     board.check = lambda: pytest.fail("searched")  # (no pull search at all)
     assert entrance_order(board, board.goal_mask) is None
+
+
+def test_a_goal_room_may_park_a_box_in_a_pocket_while_the_goals_behind_it_fill() -> None:
+    # Microban 43: the column of three goals is entered from the left at its
+    # middle; the floor above it is a pocket that no box reaches but through
+    # the column, so its one entrance is the square left of the middle goal.
+    board = Board(LEVELS[42])
+    room = board.goal_mask
+    assert _doors(board, _outside(board, room, pockets=True), 0) == [square(board, 6, 4)]
+    # No order keeps every filled goal filled: the top goal is filled by a
+    # push up from the middle, the player below it, so the bottom one must
+    # already be full, and it is filled by a push down, the player above. A
+    # box parks in the pocket above the column while the bottom goal fills,
+    # then comes down onto the top goal.
+    assert entrance_order(board, room, parked=0) is None
+    assert entrance_order(board, room) == [square(board, 7, 5), square(board, 7, 3), square(board, 7, 4)]
+    # Seen plainly (the portfolio's other orders), the pocket is outside
+    # floor, the square above the column an entrance, and the column is
+    # filled from the bottom up, the top goal from above.
+    assert _doors(board, _outside(board, room, pockets=False), 0) == [square(board, 7, 2), square(board, 6, 4)]
+    assert entrance_order(board, room, plain=True) == [square(board, 7, 5), square(board, 7, 4), square(board, 7, 3)]
 
 
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:

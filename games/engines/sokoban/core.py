@@ -82,13 +82,17 @@ class CoreBoard:
 
     def _forward(self, shuffle: int) -> Targets:
         board = self.board
-        order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=self.entrances, shuffle=shuffle)
+        # (The other orders see the rooms plainly: another guess, see packing.entrance_order.)
+        order = PackingOrder(
+            board, board.goal_mask, -1, pulls=True, entrances=self.entrances, shuffle=shuffle, plain=shuffle != 0
+        )
         return _targets(board, list(board.goals), board.dist, board.live, order)
 
     def targets(self, order: int) -> Targets:
         """The targets of a search by pushes with the goal rooms' packing order
         ``order``: 0 the one ``forward`` holds, another number another order that
-        fits where there is a choice (packing.entrance_order's ``shuffle``)."""
+        fits where there is a choice (packing.entrance_order's ``shuffle``), the
+        rooms seen without pockets or parking (its ``plain``)."""
         if order not in self._orders:
             self._orders[order] = self._forward(order)
         return self._orders[order]

@@ -23,7 +23,11 @@ first shuts out the boxes still to come. ``entrance_order`` (on with
 ``entrances``) finds, for such a room, one order in which its goals can be
 filled, each through an entrance that the boxes of the start have to spare
 (in the spirit of the packing-order searches of FESS, Shoham and Schaeffer
-2020, and of YASS).
+2020, and of YASS). Where no order keeps every filled goal filled, a box
+may wait on a square off the goals while the goals behind it fill, and
+then go on to its own (parking, as YASS's packing order does): Perfect 21's
+room, entered through one goal beside a pocket of floor, has no order
+without it.
 """
 
 from __future__ import annotations
@@ -31,12 +35,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .board import INF, Board, bits
+from .board import INF, Board, bits, count
 
 
 class PackingOrder:
     def __init__(
-        self, board: Board, squares: int, player: int, *, pulls: bool, entrances: bool = False, shuffle: int = 0
+        self,
+        board: Board,
+        squares: int,
+        player: int,
+        *,
+        pulls: bool,
+        entrances: bool = False,
+        shuffle: int = 0,
+        plain: bool = False,
     ) -> None:
         """Peel ``squares`` (all holding boxes) with the player starting on ``player``.
 
@@ -45,7 +57,8 @@ class PackingOrder:
         ``entrances`` (with ``pulls``): a group with an order inside takes the
         order ``entrance_order`` finds for it, where it finds one: each goal a
         layer of its own, so that the penalty asks for that order exactly;
-        ``shuffle``: entrance_order's, another order that fits.
+        ``shuffle``: entrance_order's, another order that fits; ``plain``:
+        entrance_order's, the rooms without pockets or parking.
         """
         self.layer: dict[int, int] = {}
         # Groups: squares of ``squares`` joined through side-by-side neighbours.
@@ -95,7 +108,7 @@ class PackingOrder:
         ]
         if entrances and pulls:
             for group in self.groups:
-                order = entrance_order(board, group, shuffle=shuffle)
+                order = entrance_order(board, group, shuffle=shuffle, plain=plain)
                 if order is not None:
                     # The goal filled first is the deepest layer.
                     for depth, goal in enumerate(reversed(order)):
@@ -130,11 +143,24 @@ ENTRANCE_SLACKS = (0, 1, 2, 3, 5, 8, INF)
 # Larger rooms keep their layers: a try costs a pull search per goal.
 ORDER_GOALS_MAX = 64
 
+# How many boxes of a room entrance_order may park at once off its goals
+# (inside the room or in a pocket of floor only it leads to), and the parking
+# squares it tries for each, the nearest by pulls.
+PARKED_MAX = 2
+PARKING_SQUARES = 2
+
 # The board's check (the solver's time limit and cancelling) every so many tries.
 CHECK_TRIES = 64
 
 
-def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES, shuffle: int = 0) -> list[int] | None:
+def entrance_order(
+    board: Board,
+    room: int,
+    tries: int = ORDER_TRIES,
+    shuffle: int = 0,
+    parked: int = PARKED_MAX,
+    plain: bool = False,
+) -> list[int] | None:
     """The goals of ``room`` in an order they can be filled, the ones filled
     first staying, each through an entrance with boxes of the start to spare;
     None where no order is found (in ``tries`` fillings for each slack).
@@ -143,7 +169,13 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES, shuffle: i
     pulled out to an entrance, every other box of the room staying, with the
     player coming from outside: the parts of the floor that the full room
     leaves a box of the start or the player in (the boxes outside the room
-    do not count). Each entrance may take as many boxes as start nearest to
+    do not count), but for pockets, floor no box of the start can be pushed
+    to with the room walled, which boxes pass through as through the room.
+    Where no box can leave, one may be pulled off its goal to park on the
+    room's floor or a pocket (one of its PARKING_SQUARES nearest by pulls),
+    ``parked`` at most at a time, and leave later. A goal no box can ever be
+    pulled off keeps its box of the start: it is filled first and walls the
+    rest of the room. Each entrance may take as many boxes as start nearest to
     it (by pushes, alone on the board: every box of the start, those of
     other rooms too); where no order fits those counts,
     boxes within 1, 2, ... pushes of their nearest entrance count for the
@@ -157,24 +189,39 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES, shuffle: i
     finds another order that fits, where there is a choice: which order a
     search does best with is not known beforehand (docs/benchmarks.md,
     session 43).
+
+    ``plain``: the room as it was seen until session 51, without pockets
+    (every square of outside floor next to the room is an entrance) or
+    parking. It is wrong where a pocket is, yet the order it finds there
+    is another guess, which a second search may do better with than with
+    the right one (Holland 71 and Perfect 89, docs/benchmarks.md session 51).
     """
-    if bin(room).count("1") > ORDER_GOALS_MAX or any(
-        not any((board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1 for step in board.steps)
-        for goal in bits(room)
-    ):
-        # (A goal no box can ever be pulled off: the room never empties.)
+    if bin(room).count("1") > ORDER_GOALS_MAX:
         return None
-    outside = _outside(board, room)
-    doors = _doors(board, room, outside)
+    # A goal no box can ever be pulled off is never filled by a box from
+    # elsewhere: its box of the start stays there for good (Perfect 57), a
+    # wall to the rest of the room, filled first.
+    fixed = sum(
+        1 << goal for goal in bits(room)
+        if not any((board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1
+                   for step in board.steps)
+    )
+    if fixed & ~board.start_boxes:
+        return None
+    outside = _outside(board, room, pockets=not plain)
+    room &= ~fixed
+    if plain:
+        parked = 0
+    doors = _doors(board, outside, fixed)
     if not doors:
         return None
     towards = {door: board.push_distances(door, towards=True) for door in doors}
     nearest = {box: min(towards[door][box] for door in doors) for box in bits(board.start_boxes)}
     # Where each goal's box can leave to, by the goals still filled: the
     # same fillings come up again under every slack.
-    exits: dict[tuple[int, int], set[int]] = {}
+    exits: dict[tuple[int, int], tuple[set[int], list[int]]] = {}
     # The widest slack first: where even it fits no order, none does.
-    if _order(board, room, outside, Counter(doors * len(nearest)), tries, exits, shuffle) is None:
+    if _order(board, room, fixed, outside, Counter(doors * len(nearest)), tries, exits, shuffle, parked) is None:
         return None
     # A box that starts on a goal of the room and can never leave it need not
     # come in: it may stand for a box through any entrance.
@@ -184,68 +231,90 @@ def entrance_order(board: Board, room: int, tries: int = ORDER_TRIES, shuffle: i
             door for box, near in nearest.items() if near < INF
             for door in doors if towards[door][box] <= min(near + slack, INF - 1)
         )
-        order = _order(board, room, outside, quota, tries, exits, shuffle)
+        order = _order(board, room, fixed, outside, quota, tries, exits, shuffle, parked)
         if order is not None:
-            return order
+            return list(bits(fixed)) + order
     return None
 
 
 def _order(
     board: Board,
     room: int,
+    fixed: int,
     outside: int,
     quota: Counter[int],
     tries: int,
-    exits: dict[tuple[int, int], set[int]],
+    exits: dict[tuple[int, int], tuple[set[int], list[int]]],
     shuffle: int,
+    parked_max: int,
 ) -> list[int] | None:
     """entrance_order's search for one set of counts, ``quota`` boxes through each
-    entrance; ``exits`` keeps _exits' answers by (filling, goal)."""
+    entrance, the boxes on ``fixed`` never moving; ``exits`` keeps _exits'
+    answers by (boxes in the room, box)."""
     # (Seeded here, so that each set of counts is searched alike whatever came before.)
     rng = random.Random(shuffle) if shuffle else None
     order: list[int] = []
     used: Counter[int] = Counter()
-    dead: set[int] = set()
+    dead: set[tuple[int, int]] = set()
     left = tries
 
-    def empty(filled: int) -> bool:
-        # Depth first: one goal out of ``filled`` at a time; True once all are out.
+    def ways_of(boxes: int, box: int) -> tuple[set[int], list[int]]:
+        ways = exits.get((boxes, box))
+        if ways is None:
+            ways = exits[boxes, box] = _exits(board, room, outside, (boxes & ~(1 << box)) | fixed, box)
+        return ways
+
+    def empty(filled: int, parked: int) -> bool:
+        # Depth first: one box out of the room (off ``filled``, its goals, or
+        # ``parked``, its parking squares) at a time; True once all are out.
         nonlocal left
-        if not filled:
+        if not filled | parked:
             return True
-        if filled in dead or left <= 0:
+        if (filled, parked) in dead or left <= 0:
             return False
         left -= 1
         if left % CHECK_TRIES == 0:
             board.check()
+        boxes = filled | parked
         ways = []
-        for goal in bits(filled):
-            doors = exits.get((filled, goal))
-            if doors is None:
-                doors = exits[filled, goal] = _exits(board, room, outside, filled, goal)
-            ways += [(goal, door) for door in doors if used[door] < quota[door]]
+        for box in bits(boxes):
+            ways += [(box, door) for door in ways_of(boxes, box)[0] if used[door] < quota[door]]
         if rng is not None:
             rng.shuffle(ways)
         # (A stable sort: the ties stay in the order above.)
         ways.sort(key=lambda way: used[way[1]] - quota[way[1]])
-        for goal, door in ways:
+        for box, door in ways:
             used[door] += 1
-            order.append(goal)
-            if empty(filled & ~(1 << goal)):
+            goal = (filled >> box) & 1
+            if goal:
+                order.append(box)
+            if empty(filled & ~(1 << box), parked & ~(1 << box)):
                 return True
-            order.pop()
+            if goal:
+                order.pop()
             used[door] -= 1
-        dead.add(filled)
+        # No way out fits: a box of a goal may stand aside on a parking
+        # square while the boxes behind it leave, and leave after them
+        # (filled forwards: it waits there while those goals are filled).
+        if count(parked) < parked_max:
+            for box in bits(filled):
+                for spot in ways_of(boxes, box)[1][:PARKING_SQUARES]:
+                    order.append(box)
+                    if empty(filled & ~(1 << box), parked | (1 << spot)):
+                        return True
+                    order.pop()
+        dead.add((filled, parked))
         return False
 
     # Pulled out first is filled last.
-    return order[::-1] if empty(room) else None
+    return order[::-1] if empty(room, 0) else None
 
 
-def _outside(board: Board, room: int) -> int:
+def _outside(board: Board, room: int, *, pockets: bool) -> int:
     """The floor around ``room`` that boxes may come in from: each part of the
     floor the full room cuts off from the rest counts where a box or the player
-    starts there (a pocket shut in by the room's goals does not)."""
+    starts there (a pocket shut in by the room's goals does not); with
+    ``pockets``, but for the floor no box of the start can be pushed to."""
     rest = board.floor & ~room
     starts = (board.start_boxes & ~room) | (1 << board.start_player)
     outside = 0
@@ -254,37 +323,51 @@ def _outside(board: Board, room: int) -> int:
         if part & starts:
             outside |= part
         rest &= ~part
-    return outside
+    if not pockets:
+        return outside
+    # A pocket: floor that no box of the start can be pushed to with the
+    # room's goals walled (Perfect 21's square beside its goal room, which a
+    # box reaches only through one of the room's goals). Boxes pass through
+    # it as through the room, and it is no entrance.
+    pushed = 0
+    for box in bits(board.start_boxes & outside):
+        if not (pushed >> box) & 1:
+            table = board.push_distances(box, towards=False, blocked=room)
+            pushed |= sum(1 << cell for cell in bits(outside) if table[cell] < INF)
+    return outside & pushed
 
 
-def _doors(board: Board, room: int, outside: int) -> list[int]:
-    """The squares of ``outside`` from which a box can be pushed into ``room``
-    (the player behind it, maybe on a goal of the room still empty)."""
+def _doors(board: Board, outside: int, fixed: int) -> list[int]:
+    """The squares of ``outside`` from which a box can be pushed into the room
+    or a pocket of floor that only the room leads to (the player behind it,
+    maybe on a goal of the room still empty), not onto ``fixed``."""
     doors = set()
-    for goal in bits(room):
+    for cell in bits(board.floor & ~outside & ~fixed):
         for step in board.steps:
-            door = goal - step
+            door = cell - step
             if (outside >> door) & 1 and (board.floor >> (door - step)) & 1:
                 doors.add(door)
     return sorted(doors)
 
 
-def _exits(board: Board, room: int, outside: int, filled: int, goal: int) -> set[int]:
-    """The squares of ``outside`` to which the box on ``goal`` can be pulled,
-    the others of ``filled`` staying, the player coming from ``outside``."""
+def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tuple[set[int], list[int]]:
+    """The squares of ``outside`` to which the box on ``box`` can be pulled, the
+    boxes on ``others`` staying, the player coming from ``outside``; and the
+    squares off the room's goals and ``outside`` (a pocket) it can be pulled
+    to, where it may be parked, nearest first as the crow flies."""
     steps = board.steps
-    others = filled & ~(1 << goal)
     free = board.floor & ~others
     # (``outside`` holds no square of the room: nothing to take off it.)
-    start = (goal, board.reach(outside, others | (1 << goal)))
+    start = (box, board.reach(outside, others | (1 << box)))
     seen = {start}
     stack = [start]
     exits = set()
+    parking = set()
     while stack:
-        box, area = stack.pop()
+        at, area = stack.pop()
         for step in steps:
-            # The player on box + step steps back to box + 2 step, the box onto his square.
-            onto, back = box + step, box + 2 * step
+            # The player on at + step steps back to at + 2 step, the box onto his square.
+            onto, back = at + step, at + 2 * step
             if not (area >> onto) & 1 or not (free >> back) & 1:
                 continue
             if (outside >> onto) & 1:
@@ -295,4 +378,8 @@ def _exits(board: Board, room: int, outside: int, filled: int, goal: int) -> set
             if state not in seen:
                 seen.add(state)
                 stack.append(state)
-    return exits
+                if not (room >> onto) & 1:
+                    parking.add(onto)
+    width = board.width
+    x, y = box % width, box // width
+    return exits, sorted(parking, key=lambda spot: (abs(spot % width - x) + abs(spot // width - y), spot))

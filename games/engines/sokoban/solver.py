@@ -184,6 +184,10 @@ class GreedyRun(NamedTuple):
 # cut penalty 3 at 31 s for FESS with order 2, and lost it) and SokHard 84
 # at 45.4 s on the Xeon of session 46; alone on the AMD EPYC SokHard 84
 # takes it 27.1 s of CPU, 42.5 s in the portfolio (FESS answers it at 41 s).
+# The other orders see the goal rooms plainly, as before session 51 (no
+# pockets, no parking: packing.entrance_order's ``plain``): with the first
+# order's new rooms FESS with order 2 lost Holland 71 and Perfect 89, which
+# it solves with the old ones (docs/benchmarks.md, session 51).
 # A search with another order is left out where the level has no other: it
 # would be FESS's very search, and penalty 3 then runs to the end. It is
 # left out on one thread too (the server's default): there its time would
