@@ -233,7 +233,7 @@ def test_a_goal_room_may_park_a_box_in_a_pocket_while_the_goals_behind_it_fill()
     # already be full, and it is filled by a push down, the player above. A
     # box parks in the pocket above the column while the bottom goal fills,
     # then comes down onto the top goal.
-    assert entrance_order(board, room, parked=0) is None
+    assert entrance_order(board, room, parked_max=0) is None
     assert entrance_order(board, room) == [square(board, 7, 5), square(board, 7, 3), square(board, 7, 4)]
     # Seen plainly (the portfolio's other orders), the pocket is outside
     # floor, the square above the column an entrance, and the column is

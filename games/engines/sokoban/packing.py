@@ -116,7 +116,7 @@ class PackingOrder:
 
     def out_of_order(self, boxes: int) -> int:
         """Boxes on squares of a group while a square of that group peeled later is empty."""
-        count = 0
+        total = 0
         layer = self.layer
         for group in self.groups:
             filled = boxes & group
@@ -124,8 +124,8 @@ class PackingOrder:
             if not filled or not empty:
                 continue
             deepest = max(layer[c] for c in bits(empty))
-            count += sum(1 for c in bits(filled) if layer[c] < deepest)
-        return count
+            total += sum(1 for c in bits(filled) if layer[c] < deepest)
+        return total
 
 
 # How many fillings of a room entrance_order tries for each slack before it
@@ -145,7 +145,7 @@ ORDER_GOALS_MAX = 64
 
 # How many boxes of a room entrance_order may park at once off its goals
 # (inside the room or in a pocket of floor only it leads to), and the parking
-# squares it tries for each, the nearest by pulls.
+# squares it tries for each, the nearest as the crow flies.
 PARKED_MAX = 2
 PARKING_SQUARES = 2
 
@@ -158,7 +158,7 @@ def entrance_order(
     room: int,
     tries: int = ORDER_TRIES,
     shuffle: int = 0,
-    parked: int = PARKED_MAX,
+    parked_max: int = PARKED_MAX,
     plain: bool = False,
 ) -> list[int] | None:
     """The goals of ``room`` in an order they can be filled, the ones filled
@@ -171,9 +171,10 @@ def entrance_order(
     leaves a box of the start or the player in (the boxes outside the room
     do not count), but for pockets, floor no box of the start can be pushed
     to with the room walled, which boxes pass through as through the room.
-    Where no box can leave, one may be pulled off its goal to park on the
-    room's floor or a pocket (one of its PARKING_SQUARES nearest by pulls),
-    ``parked`` at most at a time, and leave later. A goal no box can ever be
+    Where no way out leads to an empty room, a box may be pulled off its
+    goal to park on the room's floor or a pocket (one of its PARKING_SQUARES
+    nearest as the crow flies), ``parked_max`` at most at a time, and leave
+    later. A goal no box can ever be
     pulled off keeps its box of the start: it is filled first and walls the
     rest of the room. Each entrance may take as many boxes as start nearest to
     it (by pushes, alone on the board: every box of the start, those of
@@ -192,11 +193,12 @@ def entrance_order(
 
     ``plain``: the room as it was seen until session 51, without pockets
     (every square of outside floor next to the room is an entrance) or
-    parking. It is wrong where a pocket is, yet the order it finds there
+    parking; only a goal that keeps its box is walled then too (it used to
+    leave the room without an order). It is wrong where a pocket is, yet the order it finds there
     is another guess, which a second search may do better with than with
     the right one (Holland 71 and Perfect 89, docs/benchmarks.md session 51).
     """
-    if bin(room).count("1") > ORDER_GOALS_MAX:
+    if count(room) > ORDER_GOALS_MAX:
         return None
     # A goal no box can ever be pulled off is never filled by a box from
     # elsewhere: its box of the start stays there for good (Perfect 57), a
@@ -211,17 +213,17 @@ def entrance_order(
     outside = _outside(board, room, pockets=not plain)
     room &= ~fixed
     if plain:
-        parked = 0
+        parked_max = 0
     doors = _doors(board, outside, fixed)
     if not doors:
         return None
     towards = {door: board.push_distances(door, towards=True) for door in doors}
     nearest = {box: min(towards[door][box] for door in doors) for box in bits(board.start_boxes)}
-    # Where each goal's box can leave to, by the goals still filled: the
-    # same fillings come up again under every slack.
+    # Where each box can leave to or park, by the boxes still in the room:
+    # the same fillings come up again under every slack.
     exits: dict[tuple[int, int], tuple[set[int], list[int]]] = {}
     # The widest slack first: where even it fits no order, none does.
-    if _order(board, room, fixed, outside, Counter(doors * len(nearest)), tries, exits, shuffle, parked) is None:
+    if _order(board, room, fixed, outside, Counter(doors * len(nearest)), tries, exits, shuffle, parked_max) is None:
         return None
     # A box that starts on a goal of the room and can never leave it need not
     # come in: it may stand for a box through any entrance.
@@ -231,7 +233,7 @@ def entrance_order(
             door for box, near in nearest.items() if near < INF
             for door in doors if towards[door][box] <= min(near + slack, INF - 1)
         )
-        order = _order(board, room, fixed, outside, quota, tries, exits, shuffle, parked)
+        order = _order(board, room, fixed, outside, quota, tries, exits, shuffle, parked_max)
         if order is not None:
             return list(bits(fixed)) + order
     return None
@@ -285,17 +287,17 @@ def _order(
         ways.sort(key=lambda way: used[way[1]] - quota[way[1]])
         for box, door in ways:
             used[door] += 1
-            goal = (filled >> box) & 1
-            if goal:
+            on_goal = (filled >> box) & 1
+            if on_goal:
                 order.append(box)
             if empty(filled & ~(1 << box), parked & ~(1 << box)):
                 return True
-            if goal:
+            if on_goal:
                 order.pop()
             used[door] -= 1
-        # No way out fits: a box of a goal may stand aside on a parking
-        # square while the boxes behind it leave, and leave after them
-        # (filled forwards: it waits there while those goals are filled).
+        # No way out led to an empty room: a box of a goal may stand aside on
+        # a parking square while the boxes behind it leave, and leave after
+        # them (filled forwards: it waits there while those goals are filled).
         if count(parked) < parked_max:
             for box in bits(filled):
                 for spot in ways_of(boxes, box)[1][:PARKING_SQUARES]:
@@ -314,7 +316,8 @@ def _outside(board: Board, room: int, *, pockets: bool) -> int:
     """The floor around ``room`` that boxes may come in from: each part of the
     floor the full room cuts off from the rest counts where a box or the player
     starts there (a pocket shut in by the room's goals does not); with
-    ``pockets``, but for the floor no box of the start can be pushed to."""
+    ``pockets``, but for the floor beside the room, or joined to it through
+    such floor, that no box of the start can be pushed to."""
     rest = board.floor & ~room
     starts = (board.start_boxes & ~room) | (1 << board.start_player)
     outside = 0
@@ -325,22 +328,29 @@ def _outside(board: Board, room: int, *, pockets: bool) -> int:
         rest &= ~part
     if not pockets:
         return outside
-    # A pocket: floor that no box of the start can be pushed to with the
-    # room's goals walled (Perfect 21's square beside its goal room, which a
-    # box reaches only through one of the room's goals). Boxes pass through
-    # it as through the room, and it is no entrance.
+    # A pocket: floor beside the room, or joined to it by such floor, that
+    # no box of the start can be pushed to with the room's goals walled
+    # (Perfect 21's square beside its goal room, which a box reaches only
+    # through one of the room's goals). Boxes pass through it as through the
+    # room, and it is no entrance. (Each box on its own: how far a box gets
+    # depends on the side the player starts on.)
     pushed = 0
     for box in bits(board.start_boxes & outside):
-        if not (pushed >> box) & 1:
-            table = board.push_distances(box, towards=False, blocked=room)
-            pushed |= sum(1 << cell for cell in bits(outside) if table[cell] < INF)
-    return outside & pushed
+        table = board.push_distances(box, towards=False, blocked=room)
+        pushed |= sum(1 << cell for cell in bits(outside) if table[cell] < INF)
+    unpushed = outside & ~pushed
+    beside = 0
+    for goal in bits(room):
+        for step in board.steps:
+            beside |= 1 << (goal + step)
+    pocketed = board.reach(unpushed & beside, ~unpushed)
+    return outside & ~pocketed
 
 
 def _doors(board: Board, outside: int, fixed: int) -> list[int]:
     """The squares of ``outside`` from which a box can be pushed into the room
-    or a pocket of floor that only the room leads to (the player behind it,
-    maybe on a goal of the room still empty), not onto ``fixed``."""
+    or a pocket beside it (the player behind it, maybe on a goal of the room
+    still empty), not onto ``fixed``."""
     doors = set()
     for cell in bits(board.floor & ~outside & ~fixed):
         for step in board.steps:
