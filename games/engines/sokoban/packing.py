@@ -144,7 +144,7 @@ ENTRANCE_SLACKS = (0, 1, 2, 3, 5, 8, INF)
 ORDER_GOALS_MAX = 64
 
 # How many boxes of a room entrance_order may park at once off its goals
-# (inside the room or in a pocket of floor only it leads to), and the parking
+# (on the room's floor or a pocket beside it), and the parking
 # squares it tries for each, the nearest as the crow flies.
 PARKED_MAX = 2
 PARKING_SQUARES = 2
@@ -169,14 +169,14 @@ def entrance_order(
     pulled out to an entrance, every other box of the room staying, with the
     player coming from outside: the parts of the floor that the full room
     leaves a box of the start or the player in (the boxes outside the room
-    do not count), but for pockets, floor no box of the start can be pushed
-    to with the room walled, which boxes pass through as through the room.
-    Where no way out leads to an empty room, a box may be pulled off its
-    goal to park on the room's floor or a pocket (one of its PARKING_SQUARES
-    nearest as the crow flies), ``parked_max`` at most at a time, and leave
-    later. A goal no box can ever be
-    pulled off keeps its box of the start: it is filled first and walls the
-    rest of the room. Each entrance may take as many boxes as start nearest to
+    do not count), but for pockets, floor beside the room that no box of
+    the start can be pushed to with the room walled, which boxes pass
+    through as through the room. Where no way out leads to an empty room, a
+    box may be pulled off its goal to park on the room's floor or a pocket
+    (one of its PARKING_SQUARES nearest as the crow flies), ``parked_max``
+    at most at a time, and leave later. A goal no box can ever be pulled off
+    keeps its box of the start: it is filled first and walls the rest of
+    the room. Each entrance may take as many boxes as start nearest to
     it (by pushes, alone on the board: every box of the start, those of
     other rooms too); where no order fits those counts,
     boxes within 1, 2, ... pushes of their nearest entrance count for the
@@ -194,9 +194,10 @@ def entrance_order(
     ``plain``: the room as it was seen until session 51, without pockets
     (every square of outside floor next to the room is an entrance) or
     parking; only a goal that keeps its box is walled then too (it used to
-    leave the room without an order). It is wrong where a pocket is, yet the order it finds there
-    is another guess, which a second search may do better with than with
-    the right one (Holland 71 and Perfect 89, docs/benchmarks.md session 51).
+    leave the room without an order). It is wrong where a pocket is, yet
+    the order it finds there is another guess, which a second search may do
+    better with than with the right one (Holland 71 and Perfect 89,
+    docs/benchmarks.md session 51).
     """
     if count(room) > ORDER_GOALS_MAX:
         return None
@@ -339,10 +340,8 @@ def _outside(board: Board, room: int, *, pockets: bool) -> int:
         table = board.push_distances(box, towards=False, blocked=room)
         pushed |= sum(1 << cell for cell in bits(outside) if table[cell] < INF)
     unpushed = outside & ~pushed
-    beside = 0
-    for goal in bits(room):
-        for step in board.steps:
-            beside |= 1 << (goal + step)
+    width = board.width
+    beside = (room << 1) | (room >> 1) | (room << width) | (room >> width)
     pocketed = board.reach(unpushed & beside, ~unpushed)
     return outside & ~pocketed
 
