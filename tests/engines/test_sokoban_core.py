@@ -593,9 +593,13 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     no_endgames = solver.GreedyRun(0, 3, True, box_moves=2, endgame=0)
     assert solver.search_name(0, no_endgames) == "p3/fess/e0" and solver.greedy_run("p3/fess/e0") == no_endgames
     assert solver.core_options(0, solver.greedy_run("p3/e12"))["endgame"] == 12
+    exploring = solver.GreedyRun(0, 3, True, explore=30)
+    assert solver.search_name(0, exploring) == "p3/x30" and solver.greedy_run("p3/x30") == exploring
+    assert solver.core_options(0, solver.greedy_run("p3/fess/x100"))["explore"] == 100
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
                   f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2",
-                  "p3/o0", "p3/o", "p3/o1234567", "p3/ox", f"p3/e{core.ENDGAME_PUSHES_MAX + 1}", "p3/e", "p3/e100"):
+                  "p3/o0", "p3/o", "p3/o1234567", "p3/ox", f"p3/e{core.ENDGAME_PUSHES_MAX + 1}", "p3/e", "p3/e100",
+                  "p3/x0", "p3/x101", "p3/x", "p3/x05"):
         with pytest.raises(ValueError, match=wrong):
             solver.greedy_run(wrong)
 
@@ -782,12 +786,13 @@ def test_a_fault_in_a_search_thread_reaches_the_caller(monkeypatch: pytest.Monke
 def core_search(
     board: Board, weight: int, *, tunnels: bool, both_ends: bool = False, goal_rooms: bool = False,
     box_macros: bool = False, plans: bool = False, novelty: bool = False, weighted: int = 0, box_moves: int = 0,
+    explore: int = 0,
 ) -> tuple[str, list[int], int]:
     status, codes, expanded, _ = core.search(
         core.CoreBoard(board), weight=weight, packing=0 if weight else 3, corrals=core.PI_CORRALS,
         features=both_ends, backward=both_ends, tunnels=tunnels, goal_rooms=goal_rooms, memory_bytes=1 << 28,
         check=lambda expanded: None, box_macros=box_macros, plans=plans, novelty=novelty, weighted=weighted,
-        box_moves=box_moves,
+        box_moves=box_moves, explore=explore,
     )
     return status, codes, expanded
 
@@ -1128,6 +1133,32 @@ def test_the_core_refuses_a_weight_it_does_not_take(weighted: int) -> None:
 
 
 @needs_core
+def test_an_exploring_search_takes_other_positions_the_same_each_run() -> None:
+    # Microban 93 (a dozen boxes): a third of the expansions at random change
+    # the search, the answer still replays, and a second run draws alike.
+    level = LEVELS[92]
+    board = Board(level)
+    plain = core_search(board, 0, tunnels=True, both_ends=True)
+    exploring = core_search(board, 0, tunnels=True, both_ends=True, explore=30)
+    assert plain[0] == exploring[0] == core.SOLVED
+    assert replay(level, to_lurd(board, exploring[1])).solved
+    assert exploring != plain
+    assert core_search(board, 0, tunnels=True, both_ends=True, explore=30) == exploring
+    # Even at random every position left is searched: a proof of no solution stands.
+    for text in (GOAL_ROW_CORNERED, CORNERED):
+        assert core_search(Board(parse_level(text)), 0, tunnels=False, explore=100)[0] == core.EXHAUSTED
+    # A* takes none: its proofs need the best position first.
+    assert core_search(board, 1, tunnels=False, explore=100) == core_search(board, 1, tunnels=False)
+
+
+@needs_core
+@pytest.mark.parametrize("explore", [-1, 101])
+def test_the_core_refuses_an_exploration_it_does_not_take(explore: int) -> None:
+    with pytest.raises(ValueError, match="explore"):
+        core_search(Board(LEVELS[0]), 0, tunnels=False, explore=explore)
+
+
+@needs_core
 def test_the_core_refuses_a_negative_packing_penalty() -> None:
     # (A negative penalty would make negative bounds, which novelty's blocks by bound do not take.)
     with pytest.raises(ValueError, match="packing"):
@@ -1142,7 +1173,8 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     solver.core_options made ``kwargs``, core.search's options, from."""
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
-        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"], kwargs["endgame"])
+        kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"], kwargs["endgame"],
+        kwargs["explore"])
 
 
 @needs_core

@@ -129,6 +129,11 @@ typedef struct Search {
     int box_moves;
     /* Novelty (greedy searches only): see novel. */
     int novelty;
+    /* Exploration (greedy searches only; 0: off): the expansions in a
+     * hundred that take a node of the open list at random (next_entry),
+     * drawn from ``draws``. */
+    int explore;
+    uint64_t draws;
     /* Novelty's atoms seen, a block for each bound (novel): novel_words words
      * of box squares, then as many of player squares; novel_bounds blocks. */
     uint64_t *novel_bits;
@@ -514,33 +519,60 @@ static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t
     return 1;
 }
 
-static Entry heap_pop(Search *s, Heap *h) {
-    Entry top = h->data[0];
+/* The entry at ``at`` of heap ``h``, taken out: the top (heap_pop), or any
+ * other (an exploring search's, next_entry). */
+static inline Entry heap_take(Search *s, Heap *h, size_t at) {
+    Entry taken = h->data[at];
     Entry last = h->data[--h->length];
-    size_t n = h->length, i = 0;
-    while (1) {
-        size_t child = 2 * i + 1;
-        if (child >= n) break;
-        if (child + 1 < n && entry_before(&h->data[child + 1], &h->data[child])) child++;
-        if (!entry_before(&h->data[child], &last)) break;
-        h->data[i] = h->data[child];
-        i = child;
-    }
-    if (n) h->data[i] = last;
+    size_t n = h->length, i = at;
     s->open--;
-    return top;
+    if (at == n) return taken; /* (it was the last) */
+    /* The last entry fills the hole: up while it comes before the parent, */
+    while (i > 0 && entry_before(&last, &h->data[(i - 1) / 2])) {
+        h->data[i] = h->data[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    /* else down while a child comes before it. */
+    if (i == at) {
+        while (1) {
+            size_t child = 2 * i + 1;
+            if (child >= n) break;
+            if (child + 1 < n && entry_before(&h->data[child + 1], &h->data[child])) child++;
+            if (!entry_before(&h->data[child], &last)) break;
+            h->data[i] = h->data[child];
+            i = child;
+        }
+    }
+    h->data[i] = last;
+    return taken;
+}
+
+static Entry heap_pop(Search *s, Heap *h) { return heap_take(s, h, 0); }
+
+/* xorshift64: the search's own draws (``explore``), the same each run. */
+static inline uint64_t draw(Search *s) {
+    uint64_t x = s->draws;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return s->draws = x;
 }
 
 /* The next node to expand: the best of the one heap, or of the next
  * non-empty feature cell in turn. Diversity across cells is what keeps a
- * greedy search from spending itself on one plateau (FESS). */
+ * greedy search from spending itself on one plateau (FESS). With
+ * ``explore``, that many expansions in a hundred take a node of the heap
+ * at random instead (see search_doc). */
 static Entry next_entry(Search *s) {
     while (1) {
         int cell = s->cycle[s->cursor];
         s->cursor = (s->cursor + 1) % s->cycle_length;
-        if (s->heaps[cell].length) {
+        Heap *h = &s->heaps[cell];
+        if (h->length) {
             s->popped_cell = cell;
-            return heap_pop(s, &s->heaps[cell]);
+            if (s->explore && h->length > 1 && (int)(draw(s) % 100) < s->explore)
+                return heap_take(s, h, (size_t)(draw(s) % h->length));
+            return heap_pop(s, h);
         }
     }
 }
@@ -3259,7 +3291,7 @@ static const char search_doc[] =
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
     "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0,\n"
-    "       endgame=0)\n"
+    "       endgame=0, explore=0)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -3315,7 +3347,10 @@ static const char search_doc[] =
     "free regions is free), then by the bound (not weighted); without feature cells, as 1.\n"
     "endgame (greedy forward searches with probes; 0: off, at most 16): a new child whose\n"
     "matching bound is at most that many pushes is searched on by the prober (at most 100\n"
-    "expansions); if it reaches the end, so does the search, the prober's pushes last.";
+    "expansions); if it reaches the end, so does the search, the prober's pushes last.\n"
+    "explore (greedy searches only; 0: off, at most 100): that many expansions in a hundred\n"
+    "take a node of the open list (of the feature cell in turn) at random, not the best; the\n"
+    "draws are the same each run.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3360,16 +3395,16 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
-    int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0;
+    int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0, explore = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
-                          &box_moves_on, &endgame))
+                          &box_moves_on, &endgame, &explore))
         return NULL;
     if (box_moves_on < 0 || box_moves_on > 2) {
         PyErr_SetString(PyExc_ValueError, "box_moves: 0, 1 or 2");
@@ -3377,6 +3412,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (endgame < 0 || endgame > ENDGAME_PUSHES_MAX) {
         PyErr_Format(PyExc_ValueError, "endgame: 0 to %d", ENDGAME_PUSHES_MAX);
+        return NULL;
+    }
+    if (explore < 0 || explore > 100) {
+        PyErr_SetString(PyExc_ValueError, "explore: 0 to 100");
         return NULL;
     }
     if (weighted < 0 || weighted > WEIGHTED_MAX) {
@@ -3473,6 +3512,10 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     if (weight == 0) {
         forward.novelty = backward.novelty = novelty;
         forward.weighted = backward.weighted = weighted;
+        /* (A* takes none: a node taken out of turn would break its proofs.) */
+        forward.explore = backward.explore = explore;
+        forward.draws = 0x9E3779B97F4A7C15ULL;
+        backward.draws = 0xD1B54A32D192ED03ULL;
     }
     int n = forward.boxes;
     if (PyList_GET_SIZE(boxes) != n || player <= 0 || player >= forward.size || !forward.floor[player] ||

@@ -175,6 +175,7 @@ def search(
     box_moves: int = 0,
     order: int = 0,
     endgame: int = 0,
+    explore: int = 0,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -258,6 +259,13 @@ def search(
     at most 100 expansions); if it reaches the end, the search ends with the
     prober's pushes after the child's. The greedy orders take such a child no
     sooner than any other of its cell and weight.
+    ``explore`` (greedy searches, both ends; 0: off, at most 100): that many
+    expansions in a hundred take a position of the open list (of the feature
+    cell in turn) at random instead of the best: epsilon-greedy best-first
+    search (Valenzano, Sturtevant, Schaeffer and Xie 2014), a way off the
+    plateaus where a greedy search spends itself (Perfect 11: one push of
+    YASS's answer, taken or not, made 2 s or no answer in 10 s). The draws
+    are the same each run.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -291,5 +299,6 @@ def search(
         *turns,
         box_moves,
         endgame,
+        explore,
     )
     return str(status), list(codes), int(expanded), int(generated)

@@ -133,6 +133,7 @@ class GreedyRun(NamedTuple):
     box_moves: int = 0  # core.search's ``box_moves``
     order: int = 0  # core.search's ``order``: another packing order of the goal rooms
     endgame: int = ENDGAME_PUSHES  # core.search's ``endgame``
+    explore: int = 0  # core.search's ``explore``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -273,8 +274,9 @@ def search_name(weight: int, settings: GreedyRun) -> str:
     """``A*`` (weight 1), or the greedy search's packing penalty and modifiers, such as
     ``p3/novelty``; a weighted one ends with its weight, such as ``p3/w3``, one whose
     ends share the turns otherwise than 2:1 with its shares, such as ``p3/t1-2``, one
-    with another packing order with its number, such as ``p3/o2``, and one whose endgames
-    differ from ENDGAME_PUSHES with their pushes, such as ``p3/e0`` (none)."""
+    with another packing order with its number, such as ``p3/o2``, one whose endgames
+    differ from ENDGAME_PUSHES with their pushes, such as ``p3/e0`` (none), and one that
+    explores with its share in a hundred, such as ``p3/x30``."""
     if weight:
         return "A*"
     modifiers = [name for name, fields in MODIFIERS.items()
@@ -287,6 +289,8 @@ def search_name(weight: int, settings: GreedyRun) -> str:
         modifiers.append(f"o{settings.order}")
     if settings.endgame != ENDGAME_PUSHES:
         modifiers.append(f"e{settings.endgame}")
+    if settings.explore:
+        modifiers.append(f"x{settings.explore}")
     return "/".join([f"p{settings.penalty}", *modifiers])
 
 
@@ -311,10 +315,13 @@ def greedy_run(name: str) -> GreedyRun:
         if re.fullmatch(r"e\d{1,2}", modifier) and int(modifier[1:]) <= core.ENDGAME_PUSHES_MAX:
             greedy = greedy._replace(endgame=int(modifier[1:]))
             continue
+        if re.fullmatch(r"x[1-9]\d?|x100", modifier):
+            greedy = greedy._replace(explore=int(modifier[1:]))
+            continue
         if modifier not in MODIFIERS:
             raise ValueError(f"{name}: unknown modifier {modifier!r} (known: {', '.join(MODIFIERS)},"
                              f" w1 to w{core.WEIGHTED_MAX}, t1-1 to t{core.TURNS_MAX}-{core.TURNS_MAX}, o1 to o999999"
-                             f" and e0 to e{core.ENDGAME_PUSHES_MAX})")
+                             f", e0 to e{core.ENDGAME_PUSHES_MAX} and x1 to x100)")
         greedy = greedy._replace(**MODIFIERS[modifier])
     if greedy.box_moves == 2 and (not greedy.features or greedy.weighted):
         # (The core takes FESS's weights in feature cells only, in place of any other order.)
@@ -331,7 +338,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "corrals": core.PI_CORRALS, "backward": not weight, "tunnels": True, "goal_rooms": True,
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
         "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
-        "order": settings.order, "endgame": settings.endgame,
+        "order": settings.order, "endgame": settings.endgame, "explore": settings.explore,
         **_deadlocks(weight),
     }
 
