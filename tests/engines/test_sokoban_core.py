@@ -723,15 +723,15 @@ def test_the_plans_search_takes_its_short_share_after_the_astar_and_fess_keeps_i
 ) -> None:
     # The portfolio as it is, at 10 s: A* 0-2 s, then penalty 8 by packing
     # plans its share (0.02 of the time, twice over on a thread: 2-2.4 s),
-    # then penalty 3 its share (0.24: 2.4-7.2 s), then FESS with another
+    # then penalty 3, exploring, its share (0.24: 2.4-7.2 s), then FESS with another
     # packing order to the end on that thread; p3/flat/t1-2 0-1 s, then FESS
     # to the end on the other. (At 60 s: plans 13-15.4 s, Holland 11 in 0.6 s
     # of its CPU, which no other search solves in 60 s; penalty 3 15.4-44.2
     # s; FESS with order 2 44.2-60 s, Holland 71 in 8.9 s of its CPU.)
     ran = schedule(monkeypatch, 10)
     assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
-                        "p3": (2.4, 7.2), "p3/novelty/fess/t1-2/o2": (7.2, 10)})
-    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
+                        "p3/x10": (2.4, 7.2), "p3/novelty/fess/t1-2/o2": (7.2, 10)})
+    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
     assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
 
 
@@ -742,7 +742,7 @@ def test_penalty_3_runs_to_the_end_where_the_level_has_one_packing_order(monkeyp
     # is the plan's last search and keeps its thread to the end.
     ran = schedule(monkeypatch, 10, LEVELS[1])
     assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
-                        "p3": (2.4, 10)})
+                        "p3/x10": (2.4, 10)})
 
 
 # Fifteen boxes in an open room (no goal room with an order: one packing order).
@@ -767,9 +767,9 @@ def test_the_astar_has_a_short_share_where_the_level_has_many_boxes(monkeypatch:
     assert count(Board(MANY_BOXES).start_boxes) == solver.ASTAR_MANY_BOXES
     ran = schedule(monkeypatch, 10, MANY_BOXES)
     assert_ran_as(ran, {"A*": (0, 0.4), "p3/novelty/fess/t1-2": (0.4, 10), "p3/flat/t1-2": (0, 1),
-                        "p8/plans": (1, 1.4), "p3": (1.4, 10)})
+                        "p8/plans": (1, 1.4), "p3/x10": (1.4, 10)})
     assert ran["A*"][2] == ran["p3/novelty/fess/t1-2"][2]
-    assert ran["p3/flat/t1-2"][2] == ran["p8/plans"][2] == ran["p3"][2] != ran["A*"][2]
+    assert ran["p3/flat/t1-2"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] != ran["A*"][2]
 
 
 @needs_core
@@ -1405,7 +1405,7 @@ def test_a_search_whose_mark_counters_wrap_is_the_same_search(
 @pytest.mark.parametrize(("collection", "number", "setting"),
                          [("Holland.xsb", 25, "p3"), ("Grigr2001.xsb", 84, "p8/plans"), ("SokHard.xsb", 126, "p1/novelty"),
                           ("Holland.xsb", 8, "p3/macros/w2"), ("Grigr2001.xsb", 78, "A*"),
-                          ("Grigr2001.xsb", 2, "p3/fess/novelty/t1-2")])
+                          ("Grigr2001.xsb", 2, "p3/fess/novelty/t1-2"), ("Holland.xsb", 17, "p3/x10")])
 def test_a_search_that_floods_square_by_square_is_the_same_search(collection: str, number: int, setting: str) -> None:
     # The player's areas are flooded a row of the board at a time (a 64-bit
     # word a row); a board over 64 squares wide is flooded square by square.

@@ -138,8 +138,9 @@ class GreedyRun(NamedTuple):
 
 # The compiled greedy searches tried in turn: a short one without feature
 # cells, then with feature cells: FESS's box moves and weights (below), a
-# short one by packing plans (below), penalty 3 for a share of its own and
-# FESS's search again with another packing order of the goal rooms (below).
+# short one by packing plans (below), penalty 3, exploring (below), for a
+# share of its own and FESS's search again with another packing order of
+# the goal rooms (below).
 # With two threads at 60 s: p3/flat/t1-2 1-7 s, then FESS 7-60 s on one
 # thread; the A* 1-13 s, penalty 8 by plans 13-15.4 s, penalty 3 15.4-44.2
 # s, then FESS with order 2 44.2-60 s on the other.
@@ -207,12 +208,26 @@ class GreedyRun(NamedTuple):
 # session 46, where no search ended before the time. After FESS on the
 # plan, with two threads it runs on the A*'s thread, so that FESS keeps its
 # time (docs/benchmarks.md, session 46).
+#
+# Penalty 3's share explores (core.search's ``explore``): one expansion in
+# ten takes a position of its open list at random. A greedy search spends
+# itself on a plateau of positions that look alike, where one push off it
+# would do (Perfect 11: from one push of YASS's answer penalty 3 solves in
+# 1.9 s, from the push before not in 10 s); the draws take it elsewhere
+# now and then. Alone at 20 s of CPU, p3/x10 solved Perfect 58 and 64,
+# which no search of ours had solved, and p3 none of the 27 levels of
+# Perfect 1-70 left; at 5 s of CPU it solved as many of Grigr2001 and
+# SokHard as p3 and one fewer of Holland (14 and 29 for 6, 31 and 37),
+# and beside FESS as many but one more of SokHard and one fewer of Holland
+# (6, which FESS answers at 9.7 s in the portfolio). In the portfolio at
+# 60 s it answered Perfect 58 and 64 at 25.5 and 25.2 s and Holland 17 at
+# 29.9 s (p3: 25.0 s); SokHard 84 came from FESS at 46.0 s (session 52).
 _FESS: Final = GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2)
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
     _FESS,
     GreedyRun(0.02, 8, True, plans=True),
-    GreedyRun(0.24, PACKING_PENALTY, True),
+    GreedyRun(0.24, PACKING_PENALTY, True, explore=10),
     _FESS._replace(order=2),
 )
 
