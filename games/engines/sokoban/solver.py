@@ -214,19 +214,16 @@ class GreedyRun(NamedTuple):
 # itself on a plateau of positions that look alike, where one push off it
 # would do (Perfect 11: from one push of YASS's answer penalty 3 solves in
 # 1.9 s, from the push before not in 10 s); the draws take it elsewhere
-# now and then. Alone at 20 s of CPU, p3/x10 solved Perfect 58 and 64,
-# which no search of ours had solved, and p3 none of the 27 levels of
-# Perfect 1-70 left; at 5 s of CPU it solved as many of Grigr2001 and
-# SokHard as p3 and one fewer of Holland (14 and 29 for 6, 31 and 37),
-# and beside FESS as many but one more of SokHard and one fewer of Holland
-# (6, which FESS answers at 9.7 s in the portfolio). In the portfolio at
-# 60 s it answered Perfect 58 and 64 at 25.5 and 25.2 s and Holland 17 at
-# 29.9 s (p3: 25.0 s); SokHard 84 came from FESS at 46.0 s (session 52).
-# Which levels it gets is the seed's draw: with another seed the same
-# search solves neither 58 nor 64. Over six exploring runs (two seeds,
-# three ways to draw) on ten hard Perfect levels at 40 s of CPU it made
-# 0.8 answers a run, p3 none; how the draws pick made no difference seen
-# (session 53).
+# now and then. Which levels that wins is the seed's draw: over six
+# exploring runs (two seeds, three ways to draw) on ten hard Perfect
+# levels at 40 s of CPU it made 0.8 answers a run, p3 none (session 53;
+# the portfolio's seed answers Perfect 58 and 64 at 25.5 and 25.2 s at
+# 60 s, another seed neither). On the development sets at 5 s of CPU it
+# trades levels for levels with p3, and beside FESS solves as many in all
+# (one more of SokHard, one fewer of Holland; session 52). In the
+# portfolio at 60 s Holland and Grigr2001 kept every level and SokHard
+# all but 84, on the time limit on a day the machine ran 1.6 times slower
+# (docs/benchmarks.md, sessions 52 and 53).
 _FESS: Final = GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2)
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
