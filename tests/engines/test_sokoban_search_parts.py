@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engines.sokoban import MICROBAN, load_levels, parse_level
+from games.engines.sokoban import MICROBAN, core, load_levels, parse_level
 from games.engines.sokoban.board import INF, Board, bits
 from games.engines.sokoban.deadlocks import pi_corral, push_deadlock
 from games.engines.sokoban.engine import replay
@@ -240,6 +240,98 @@ def test_a_goal_room_may_park_a_box_in_a_pocket_while_the_goals_behind_it_fill()
     # filled from the bottom up, the top goal from above.
     assert _doors(board, _outside(board, room, pockets=False), 0) == [square(board, 7, 2), square(board, 6, 4)]
     assert entrance_order(board, room, plain=True) == [square(board, 7, 5), square(board, 7, 4), square(board, 7, 3)]
+
+
+# Two goals in a dead end (a room) behind a lone goal in the corridor that
+# leads to them (a room of its own): every box passes the lone goal.
+FED_THROUGH = """\
+############
+#.. .      #
+#######    #
+      # $$ #
+      #  $ #
+      #   @#
+      ######
+"""
+
+
+def test_boxes_feed_a_room_only_past_a_goal_that_lies_on_their_way() -> None:
+    board = Board(parse_level(FED_THROUGH))
+    room = mask(board, (1, 1), (2, 1))
+    corridor_goal = mask(board, (4, 1))
+    assert board.feeds(room, board.start_boxes, 2)
+    # With a box on the lone goal, none of the three can reach the room.
+    assert not board.feeds(room, board.start_boxes, 1, blocked=corridor_goal)
+    # Boxes on the room's goals count as there already.
+    assert board.feeds(room, mask(board, (1, 1)), 1, blocked=corridor_goal)
+
+
+def test_a_room_fed_through_another_is_filled_before_it() -> None:
+    board = Board(parse_level(FED_THROUGH))
+    room, corridor_goal = mask(board, (1, 1), (2, 1)), mask(board, (4, 1))
+    boxes_far, boxes_near = mask(board, (4, 1), (8, 3), (9, 4)), mask(board, (1, 1), (2, 1), (9, 4))
+    # Rooms alone: the lone goal has no order inside, so it is in no group,
+    # and a box on it while the room is empty is in order.
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True)
+    assert order.groups == [room] and order.after == {}
+    assert order.out_of_order(boxes_far) == 0
+    # Rooms in order: the lone goal waits on the room it leads to.
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    assert order.groups == [room]
+    assert order.after == {square(board, 4, 1): room}
+    assert order.out_of_order(boxes_far) == 1
+    assert order.out_of_order(boxes_near) == 0
+    assert order.out_of_order(boxes_near | corridor_goal) == 0
+    assert solve(parse_level(FED_THROUGH), "best", 5).pushes == 26
+
+
+# The upper room's boxes all come up through the lower room's mouth; the
+# lower room's deep goal, in a pocket beside the mouth, is off their way.
+FED_PAST = """\
+##########
+#..     ##
+######  ##
+#####..  #
+######$  #
+#   $ $$@#
+#        #
+##########
+"""
+
+
+def test_only_the_goals_of_a_room_that_cut_the_way_wait_on_the_room_behind() -> None:
+    board = Board(parse_level(FED_PAST))
+    upper, pocket, mouth = mask(board, (1, 1), (2, 1)), mask(board, (5, 3)), mask(board, (6, 3))
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    assert sorted(order.groups) == sorted([upper, pocket | mouth])
+    assert order.layer[square(board, 5, 3)] > order.layer[square(board, 6, 3)]
+    assert order.after == {square(board, 6, 3): upper}
+    off_goals = mask(board, (7, 4), (7, 5))
+    # The pocket may fill before the upper room; the mouth may not, even
+    # with the pocket full; with the upper room full, nothing is out of order.
+    assert order.out_of_order(pocket | off_goals) == 0
+    assert order.out_of_order(pocket | mouth | mask(board, (7, 4))) == 1
+    assert order.out_of_order(upper | pocket | mouth) == 0
+    assert solve(parse_level(FED_PAST), "best", 5).pushes == 26
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is not built here")
+@pytest.mark.parametrize(
+    "filled, out",
+    [
+        ([(5, 3), (7, 4), (7, 5)], 0),  # the pocket: free to fill
+        ([(5, 3), (6, 3), (7, 4)], 1),  # the mouth too: waits on the upper room
+        ([(6, 3), (2, 1), (7, 4)], 2),  # the mouth, and the upper room's mouth before its dead end
+        ([(6, 3), (1, 1), (7, 4)], 1),  # the mouth before the pocket and the upper room: one box out
+        ([(1, 1), (2, 1), (5, 3), (6, 3)], 0),  # all in
+    ],
+)
+def test_the_core_counts_the_goals_that_wait_on_another_room(filled: list[tuple[int, int]], out: int) -> None:
+    board = Board(parse_level(FED_PAST))
+    cells = [square(board, x, y) for x, y in filled]
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    assert order.out_of_order(mask(board, *filled)) == out
+    assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
 
 
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:

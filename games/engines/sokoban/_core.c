@@ -111,6 +111,10 @@ typedef struct Search {
     const uint16_t *dist; /* dist[cell * goals + goal] */
     int *nearest, *nearest_goal;
     int *layer, *group, groups;
+    /* Goals of other rooms that must be filled before a box on a goal is in
+     * packing order (packing.py's ``after``): goal g's are after_goal[i] for
+     * after_start[g] <= i < after_start[g + 1]; ``afters`` in all. */
+    int *after_start, *after_goal, afters;
     int weight, packing, corrals;
     /* Weighted A* (greedy searches only; 0: off): the priority is pushes +
      * ``weighted`` * bound instead of the bound alone (see search_doc). */
@@ -1551,10 +1555,19 @@ static void deepest_empty(Search *s) {
 static int room_blocked(Search *s, int k, uint64_t filled);
 static uint64_t room_filled(Search *s, int k);
 
+/* Whether goal ``g`` waits on a goal of another room that is still empty
+ * (packing.py's rooms in order): a box on it is out of order. */
+static inline int waits(Search *s, int g) {
+    for (int i = s->after_start[g]; i < s->after_start[g + 1]; i++)
+        if (!s->occupant[s->goal_cell[s->after_goal[i]]]) return 1;
+    return 0;
+}
+
 /* Whether goal ``g``, if empty, may be filled now (after deepest_empty): it
  * is in no goal room with a packing order, or in its room's deepest layer
  * still empty. */
 static inline int in_order(Search *s, int g) {
+    if (waits(s, g)) return 0;
     int k = s->group[g];
     if (k < 0) return 1;
     if (s->plans) {
@@ -1682,17 +1695,19 @@ static int room_blocked(Search *s, int k, uint64_t filled) {
 /* The packing-order penalty of the position on the board now (packing.py),
  * or with packing plans the rooms' blocked goals. */
 static int out_of_order(Search *s) {
-    if (!s->groups) return 0;
+    if (!s->groups && !s->afters) return 0;
+    int count = 0;
     if (s->plans) {
-        int blocked = 0;
-        for (int k = 0; k < s->groups; k++) blocked += room_blocked(s, k, room_filled(s, k));
-        return blocked;
+        for (int k = 0; k < s->groups; k++) count += room_blocked(s, k, room_filled(s, k));
+        for (int g = 0; s->afters && g < s->goals; g++)
+            if (s->occupant[s->goal_cell[g]] && waits(s, g)) count++;
+        return count;
     }
     deepest_empty(s);
-    int count = 0;
     for (int g = 0; g < s->goals; g++) {
+        if (!s->occupant[s->goal_cell[g]]) continue;
         int k = s->group[g];
-        if (k >= 0 && s->occupant[s->goal_cell[g]] && s->layer[g] < s->max_empty[k]) count++;
+        if ((k >= 0 && s->layer[g] < s->max_empty[k]) || waits(s, g)) count++;
     }
     return count;
 }
@@ -2982,7 +2997,7 @@ static void release(Search *s) {
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
                        s->mq_visit, s->mq_reach, s->mq_whole, s->mq_done, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
-                       s->plan_block, s->plan_reach, s->plan_table, s->novel_bits};
+                       s->plan_block, s->plan_reach, s->plan_table, s->novel_bits, s->after_start, s->after_goal};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -2999,17 +3014,46 @@ static int int_list(PyObject *list, int *out, Py_ssize_t length, const char *wha
     return 1;
 }
 
-/* One end's targets: (goals, dist, live, layer, group), buffers kept alive by the caller. */
+/* The goals each goal waits on (Search's after_start and after_goal) from
+ * ``after``, a flat list of pairs (goal, goal it waits on), goals by index;
+ * 0 with an exception set. */
+static int after_lists(Search *s, PyObject *after, int n) {
+    Py_ssize_t length = PyList_GET_SIZE(after);
+    int *pairs = calloc((size_t)length + 1, sizeof(int));
+    s->after_start = calloc((size_t)n + 2, sizeof(int));
+    s->after_goal = calloc((size_t)length / 2 + 1, sizeof(int));
+    if (!pairs || !s->after_start || !s->after_goal) {
+        free(pairs);
+        PyErr_NoMemory();
+        return 0;
+    }
+    int ok = length % 2 == 0 && int_list(after, pairs, length, "after");
+    for (Py_ssize_t i = 0; ok && i < length; i++) ok = pairs[i] >= 0 && pairs[i] < n;
+    if (!ok) {
+        free(pairs);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "after: pairs of goal indices are needed");
+        return 0;
+    }
+    /* (Counted a goal, then placed: the pairs may come in any order.) */
+    for (Py_ssize_t i = 0; i < length; i += 2) s->after_start[pairs[i] + 2]++;
+    for (int g = 0; g < n; g++) s->after_start[g + 2] += s->after_start[g + 1];
+    for (Py_ssize_t i = 0; i < length; i += 2) s->after_goal[s->after_start[pairs[i] + 1]++] = pairs[i + 1];
+    s->afters = (int)(length / 2);
+    free(pairs);
+    return 1;
+}
+
+/* One end's targets: (goals, dist, live, layer, group, after), buffers kept alive by the caller. */
 typedef struct {
-    PyObject *goals, *layer, *group;
+    PyObject *goals, *layer, *group, *after;
     Py_buffer dist, live;
     int held_buffers;
 } Targets;
 
 static int parse_targets(PyObject *spec, Targets *t) {
     memset(t, 0, sizeof *t);
-    if (!PyArg_ParseTuple(spec, "O!y*y*O!O!", &PyList_Type, &t->goals, &t->dist, &t->live, &PyList_Type, &t->layer,
-                          &PyList_Type, &t->group))
+    if (!PyArg_ParseTuple(spec, "O!y*y*O!O!O!", &PyList_Type, &t->goals, &t->dist, &t->live, &PyList_Type, &t->layer,
+                          &PyList_Type, &t->group, &PyList_Type, &t->after))
         return 0;
     t->held_buffers = 1;
     return 1;
@@ -3167,7 +3211,7 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
         return 0;
     }
     if (!int_list(t->goals, s->goal_cell, n, "goals") || !int_list(t->layer, s->layer, n, "layer") ||
-        !int_list(t->group, s->group, n, "group"))
+        !int_list(t->group, s->group, n, "group") || !after_lists(s, t->after, n))
         return 0;
     for (int i = 0; i < n; i++) {
         if (s->goal_cell[i] <= 0 || s->goal_cell[i] >= size || !s->floor[s->goal_cell[i]]) {
@@ -3295,9 +3339,11 @@ static const char search_doc[] =
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
-    "per square. forward is (goals, dist, live, layer, group): dist holds uint16 push\n"
+    "per square. forward is (goals, dist, live, layer, group, after): dist holds uint16 push\n"
     "distances, square by square, one per goal (65535: never), live one byte per square,\n"
-    "layer and group each goal's packing layer and goal room (-1: none). backward, if not\n"
+    "layer and group each goal's packing layer and goal room (-1: none), after a flat list\n"
+    "of pairs of goal indices, the first goal waiting on the second (out of order while the\n"
+    "second is empty: rooms in order, packing.py). backward, if not\n"
     "None, is the same for a greedy search by pulls from the solved position (its goals the\n"
     "start squares, its roots the goals with the player in each area he may finish in);\n"
     "the two take turns until they meet. packing: the penalty per box filled out of order.\n"

@@ -75,6 +75,8 @@ class Board:
         self.goals: tuple[int, ...] = tuple(bits(self.goal_mask))
         self.cells: tuple[int, ...] = tuple(bits(self.floor))
         self.around = self._around()
+        # feeds' walk-around labels by the squares it walls (the bare board's: 0).
+        self._walled: dict[int, list[tuple[int, int, int, int]]] = {0: self.around}
         self._pairs: list[list[int]] | None = None
         self.goal_distance = self._goal_distances()
         # dist[square][g]: fewest pushes that bring a box from the square to
@@ -112,21 +114,21 @@ class Board:
                 return reach
             reach = grown
 
-    def _around(self) -> list[tuple[int, int, int, int]]:
+    def _around(self, blocked: int = 0) -> list[tuple[int, int, int, int]]:
         """For each square, which of its four neighbours connect when a box stands on it.
 
         Equal labels mean the player can walk from one side of the box to the
-        other without moving it; -1 marks a wall.
+        other without moving it; -1 marks a wall (``blocked`` squares too).
         """
         around = [(-1, -1, -1, -1)] * self.size
         for index, cell in enumerate(self.cells):
             if index & 31 == 0:
                 self.check()
-            free = self.floor & ~(1 << cell)
+            free = self.floor & ~blocked & ~(1 << cell)
             labels = [-1, -1, -1, -1]
             for side, step in enumerate(self.steps):
                 nb = cell + step
-                if labels[side] != -1 or not self.is_floor(nb):
+                if labels[side] != -1 or not (free >> nb) & 1:
                     continue
                 region = self.reach(1 << nb, ~free)
                 for other, step2 in enumerate(self.steps):
@@ -150,15 +152,52 @@ class Board:
         walk-around sides are still those of the bare board, so distances
         can only come out too small, never too large.
         """
+        seen = [INF] * (self.size * 4)
+        for _ in self._box_states(1 << square, towards, blocked, seen, self.around):
+            pass
+        table = [INF] * self.size
+        for cell in self.cells:
+            table[cell] = min(seen[cell * 4:cell * 4 + 4])
+        table[square] = 0
+        return table
+
+    def feeds(self, squares: int, boxes: int, need: int, blocked: int = 0) -> bool:
+        """Whether a lone box can be pushed onto one of ``squares`` from ``need``
+        or more of the squares of ``boxes``, ``blocked`` squares counting as
+        walls, for the player walking round the box too (unlike
+        push_distances); the search stops as soon as they are found."""
+        found = boxes & squares
+        if count(found) >= need:
+            return True
+        if blocked not in self._walled:
+            self._walled[blocked] = self._around(blocked)
+        around = self._walled[blocked]
+        for state in self._box_states(squares, True, blocked, [INF] * (self.size * 4), around):
+            cell = state >> 2
+            if (boxes >> cell) & 1 and not (found >> cell) & 1:
+                found |= 1 << cell
+                if count(found) >= need:
+                    return True
+        return False
+
+    def _box_states(
+        self, squares: int, towards: bool, blocked: int, seen: list[int], around: list[tuple[int, int, int, int]]
+    ) -> Iterator[int]:
+        """The search of push_distances, from all of ``squares`` at once: fills
+        ``seen`` (per box square * 4 + the player's side) with the fewest pushes
+        of a lone box to (towards) or from the nearest of them, and yields each
+        (square, side) as it is reached. ``around``: which sides of a box's
+        square the player walks between (Board.around, or _around's with
+        the ``blocked`` squares walled)."""
         self.check()
         steps = self.steps
         floor = self.floor & ~blocked
-        seen = [INF] * (self.size * 4)
         frontier = []
-        for side, step in enumerate(steps):
-            if (floor >> (square + step)) & 1:
-                seen[square * 4 + side] = 0
-                frontier.append(square * 4 + side)
+        for square in bits(squares):
+            for side, step in enumerate(steps):
+                if (floor >> (square + step)) & 1:
+                    seen[square * 4 + side] = 0
+                    frontier.append(square * 4 + side)
         depth = 0
         while frontier:
             depth += 1
@@ -175,19 +214,15 @@ class Board:
                     onto = box - steps[side]
                     if not (floor >> onto) & 1:
                         continue
-                labels = self.around[onto]
+                labels = around[onto]
                 for other in range(4):
                     if labels[other] == labels[side] and (floor >> (onto + steps[other])) & 1:
                         index = onto * 4 + other
                         if seen[index] == INF:
                             seen[index] = depth
                             following.append(index)
+                            yield index
             frontier = following
-        table = [INF] * self.size
-        for cell in self.cells:
-            table[cell] = min(seen[cell * 4:cell * 4 + 4])
-        table[square] = 0
-        return table
 
     def pair_distances(self) -> list[list[int]]:
         """``pairs[t][c]``: fewest pushes of a lone box from square c to square t.

@@ -110,8 +110,9 @@ class CoreBoard:
         return self._backward
 
 
-# (goals, distances, live squares, packing layer and goal room per goal), as the core takes them.
-Targets = tuple[list[int], bytes, bytes, list[int], list[int]]
+# (goals, distances, live squares, packing layer and goal room per goal, and
+# the pairs of goals one waiting on the other), as the core takes them.
+Targets = tuple[list[int], bytes, bytes, list[int], list[int], list[int]]
 
 
 def _squares(board: Board, mask: int) -> bytes:
@@ -132,7 +133,10 @@ def _targets(
         for index, goal in enumerate(goals):
             if (squares >> goal) & 1:
                 group[index] = room
-    return goals, distances.tobytes(), _squares(board, live), layer, group
+    # (goal, goal it waits on) by index, flat.
+    after = [index for waiting, first in order.after.items() for other in bits(first)
+             for index in (goals.index(waiting), goals.index(other))]
+    return goals, distances.tobytes(), _squares(board, live), layer, group, after
 
 
 def blocked_goals(core_board: CoreBoard, boxes: list[int]) -> tuple[int, int]:

@@ -28,6 +28,13 @@ may wait on a square off the goals while the goals behind it fill, and
 then go on to its own (parking, as YASS's packing order does): Perfect 21's
 room, entered through one goal beside a pocket of floor, has no order
 without it.
+
+Rooms have an order among them too: where every box bound for one room
+must pass over the goals of another (Perfect 65's upper room is fed through
+the lower one), the room behind is filled first, and a box on the room in
+front while the one behind still has an empty goal is out of order
+(``PackingOrder._rooms_in_order``). YASS's packing order is one order for
+the whole board for the same reason.
 """
 
 from __future__ import annotations
@@ -61,6 +68,9 @@ class PackingOrder:
         entrance_order's, the rooms without pockets or parking.
         """
         self.layer: dict[int, int] = {}
+        # Goals that wait on other rooms (_rooms_in_order): each one's goals
+        # that must be filled before a box on it is in order.
+        self.after: dict[int, int] = {}
         # Groups: squares of ``squares`` joined through side-by-side neighbours.
         self.groups: list[int] = []
         remaining = squares
@@ -102,6 +112,7 @@ class PackingOrder:
             # Squares freed this round are open to the player next round.
             area |= peeled
             layer += 1
+        rooms = list(self.groups)
         # Only groups with an order inside them matter.
         self.groups = [
             group for group in self.groups if len({self.layer[c] for c in bits(group)}) > 1
@@ -113,10 +124,60 @@ class PackingOrder:
                     # The goal filled first is the deepest layer.
                     for depth, goal in enumerate(reversed(order)):
                         self.layer[goal] = depth
+            self._rooms_in_order(board, rooms)
+
+    def _rooms_in_order(self, board: Board, rooms: list[int]) -> None:
+        """The goals that wait on other rooms (``after``).
+
+        Room A comes before room B where, with B's goals walled, fewer boxes
+        of the start can still be pushed onto A's goals than A has: B lies
+        on the way to A (Perfect 65's upper room is fed through its lower
+        one). Then B's goals from the first one (in B's own order) that
+        with those filled before it cuts A off wait on every goal of A: a
+        box on one while a goal of A is empty is out of order, as a box on a
+        room's mouth is while its depths are empty. B's goals before that
+        one are free to fill (Perfect 63: one goal of a room of 13 waits on
+        the other room). Rooms that each cut the other off, directly or
+        round a ring, keep their own orders: no order fits them. A room
+        here is any group of goals side by side, a lone goal too (one in a
+        corridor is a room that every box behind it must pass).
+        """
+        before: dict[int, set[int]] = {k: set() for k in range(len(rooms))}
+        for a, room in enumerate(rooms):
+            for b, other in enumerate(rooms):
+                if a != b and not board.feeds(room, board.start_boxes & ~other, count(room), other):
+                    before[a].add(b)
+
+        def leads(a: int, b: int) -> bool:
+            """Whether room a comes before room b, directly or through others."""
+            seen, todo = {a}, [a]
+            while todo:
+                for k in before[todo.pop()]:
+                    if k == b:
+                        return True
+                    if k not in seen:
+                        seen.add(k)
+                        todo.append(k)
+            return False
+
+        for a, b in [(a, b) for a in before for b in before[a] if leads(b, a)]:
+            before[a].discard(b)
+        for a, b in ((a, b) for a in before for b in before[a]):
+            room, other = rooms[a], rooms[b]
+            # B's goals in its order (the deepest layer first), a layer at a time.
+            filled = 0
+            for depth in sorted({self.layer[goal] for goal in bits(other)}, reverse=True):
+                walls = filled | sum(1 << goal for goal in bits(other) if self.layer[goal] == depth)
+                if not board.feeds(room, board.start_boxes & ~other, count(room), walls):
+                    for goal in bits(other & ~filled):
+                        self.after[goal] = self.after.get(goal, 0) | room
+                    break
+                filled = walls
 
     def out_of_order(self, boxes: int) -> int:
-        """Boxes on squares of a group while a square of that group peeled later is empty."""
-        total = 0
+        """Boxes on squares of a group while a square of that group peeled later
+        is empty, or on a goal that waits on an empty goal of another room."""
+        out = 0
         layer = self.layer
         for group in self.groups:
             filled = boxes & group
@@ -124,8 +185,11 @@ class PackingOrder:
             if not filled or not empty:
                 continue
             deepest = max(layer[c] for c in bits(empty))
-            total += sum(1 for c in bits(filled) if layer[c] < deepest)
-        return total
+            out |= sum(1 << c for c in bits(filled) if layer[c] < deepest)
+        for goal, first in self.after.items():
+            if (boxes >> goal) & 1 and first & ~boxes:
+                out |= 1 << goal
+        return count(out)
 
 
 # How many fillings of a room entrance_order tries for each slack before it
