@@ -97,9 +97,6 @@ class Board:
 
     # --- geometry ----------------------------------------------------------
 
-    def is_floor(self, cell: int) -> bool:
-        return (self.floor >> cell) & 1 == 1
-
     def reach(self, start: int, boxes: int) -> int:
         """The squares the player can walk to from the set ``start``."""
         free = self.floor & ~boxes
