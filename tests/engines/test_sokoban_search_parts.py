@@ -334,6 +334,53 @@ def test_the_core_counts_the_goals_that_wait_on_another_room(filled: list[tuple[
     assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
 
 
+
+# Holland 68 (David Holland, Maelstrom 8): a two-goal column (7, 5)-(7, 6)
+# beside a three-goal room (9, 5), (10, 5), (9, 6), the box column x = 8
+# between them, and a room of six goals at the bottom.
+HOLLAND_68 = """\
+       ####
+ #######  #
+ #  ##  $ ##
+ # $    $  #
+ # ###$#$# ####
+## ##  .$..#  #
+#   #  .$.    #
+# $  # #####$ #
+##$  #$...    #
+ #@. .$..* ####
+ ###########
+"""
+
+
+def test_each_goal_of_a_room_needs_a_box_of_its_own_to_feed_it() -> None:
+    board = Board(parse_level(HOLLAND_68))
+    column_top, column_foot = mask(board, (7, 5)), mask(board, (7, 6))
+    room = mask(board, (9, 5), (10, 5), (9, 6))
+    boxes = board.start_boxes & ~(column_top | column_foot)
+    # With a box on the column's top, boxes still reach the room's foot
+    # (9, 6), from the left and from the right, but none its top row: the
+    # way to it runs right along row 5 through (7, 5).
+    assert board.feeds(mask(board, (9, 6)), boxes, 1, blocked=column_top)
+    assert not board.feeds(mask(board, (10, 5)), boxes, 1, blocked=column_top)
+    assert not board.feeds(room, boxes, 3, blocked=column_top)
+    assert board.feeds(room, boxes, 3, blocked=column_foot)
+    assert not board.feeds(room, boxes, 3, blocked=column_top | column_foot)
+    # So the column's top waits on the room; its foot, in the same layer
+    # of the column, does not (every solution fills it first).
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    assert order.layer[square(board, 7, 5)] == order.layer[square(board, 7, 6)]
+    assert order.after[square(board, 7, 5)] & room == room
+    assert order.after.get(square(board, 7, 6), 0) & room == 0
+    # (Both wait on the bottom room, which every box passes: it is full here.)
+    bottom = mask(board, (7, 8), (8, 8), (9, 8), (7, 9), (8, 9), (9, 9))
+    assert order.out_of_order(bottom | column_foot | mask(board, (9, 6))) == 0
+    assert order.out_of_order(bottom | column_top | mask(board, (9, 6))) == 1
+    if core.AVAILABLE:
+        for filled, out in ((column_foot, 0), (column_top, 1)):
+            cells = list(bits(bottom | filled | mask(board, (9, 6))))
+            assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
+
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:
     # The player is below two boxes that shut off the top room with a goal.
     level = parse_level("#######\n#  .  #\n##$#$##\n#  @. #\n#######\n")

@@ -1567,7 +1567,7 @@ static inline int waits(Search *s, int g) {
  * is in no goal room with a packing order, or in its room's deepest layer
  * still empty. */
 static inline int in_order(Search *s, int g) {
-    if (waits(s, g)) return 0;
+    if (s->afters && waits(s, g)) return 0;
     int k = s->group[g];
     if (k < 0) return 1;
     if (s->plans) {
@@ -1707,7 +1707,7 @@ static int out_of_order(Search *s) {
     for (int g = 0; g < s->goals; g++) {
         if (!s->occupant[s->goal_cell[g]]) continue;
         int k = s->group[g];
-        if ((k >= 0 && s->layer[g] < s->max_empty[k]) || waits(s, g)) count++;
+        if ((k >= 0 && s->layer[g] < s->max_empty[k]) || (s->afters && waits(s, g))) count++;
     }
     return count;
 }

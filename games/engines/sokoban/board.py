@@ -159,23 +159,45 @@ class Board:
         return table
 
     def feeds(self, squares: int, boxes: int, need: int, blocked: int = 0) -> bool:
-        """Whether a lone box can be pushed onto one of ``squares`` from ``need``
-        or more of the squares of ``boxes``, ``blocked`` squares counting as
-        walls, for the player walking round the box too (unlike
-        push_distances); the search stops as soon as they are found."""
+        """Whether ``need`` or more of ``squares`` can each get a lone box of
+        its own pushed onto it from the squares of ``boxes``, ``blocked``
+        squares counting as walls, for the player walking round the box too
+        (unlike push_distances). A box on one of ``squares`` is there already.
+
+        Each square needs a box of its own (a matching of squares to the
+        boxes that reach them), not only ``need`` boxes that reach some
+        square: in Holland 68 a box on the mouth of a two-goal room leaves
+        three boxes the way to one goal of the room beside it, and none to
+        its other two."""
         found = boxes & squares
         if count(found) >= need:
             return True
         if blocked not in self._walled:
             self._walled[blocked] = self._around(blocked)
         around = self._walled[blocked]
+        # First, from all the squares at once, whether ``need`` boxes reach
+        # any of them at all: the search stops as soon as they are found.
         for state in self._box_states(squares, True, blocked, [INF] * (self.size * 4), around):
             cell = state >> 2
             if (boxes >> cell) & 1 and not (found >> cell) & 1:
                 found |= 1 << cell
                 if count(found) >= need:
-                    return True
-        return False
+                    break
+        else:
+            return False
+        # Then the boxes of each square (``need`` of them will do: such a
+        # square always finds one the others left it) and the matching.
+        reaching: dict[int, int] = {}
+        for square in bits(squares):
+            got = boxes & (1 << square)
+            if not got:
+                for state in self._box_states(1 << square, True, blocked, [INF] * (self.size * 4), around):
+                    if (boxes >> (state >> 2)) & 1:
+                        got |= 1 << (state >> 2)
+                        if count(got) >= need:
+                            break
+            reaching[square] = got
+        return _matching(reaching, need) >= need
 
     def _box_states(
         self, squares: int, towards: bool, blocked: int, seen: list[int], around: list[tuple[int, int, int, int]]
@@ -247,3 +269,26 @@ class Board:
             if min(row, default=INF) < INF:
                 reachable |= 1 << cell
         return dist, reachable
+
+
+def _matching(reaching: dict[int, int], need: int) -> int:
+    """How many of ``reaching``'s squares get a box of their own (up to
+    ``need``): ``reaching`` holds each square's boxes as a mask (augmenting
+    paths, Kuhn's algorithm; a room has at most a few dozen squares)."""
+    owner: dict[int, int] = {}
+
+    def place(square: int, tried: set[int]) -> bool:
+        for box in bits(reaching[square]):
+            if box not in tried:
+                tried.add(box)
+                if box not in owner or place(owner[box], tried):
+                    owner[box] = square
+                    return True
+        return False
+
+    placed = 0
+    for square in reaching:
+        placed += place(square, set())
+        if placed >= need:
+            break
+    return placed

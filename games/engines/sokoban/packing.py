@@ -129,18 +129,23 @@ class PackingOrder:
     def _rooms_in_order(self, board: Board, rooms: list[int]) -> None:
         """The goals that wait on other rooms (``after``).
 
-        Room A comes before room B where, with B's goals walled, fewer boxes
-        of the start can still be pushed onto A's goals than A has: B lies
-        on the way to A (Perfect 65's upper room is fed through its lower
-        one). Then B's goals from the first one (in B's own order) that
-        with those filled before it cuts A off wait on every goal of A: a
-        box on one while a goal of A is empty is out of order, as a box on a
-        room's mouth is while its depths are empty. B's goals before that
-        one are free to fill (Perfect 63: one goal of a room of 13 waits on
-        the other room). Rooms that each cut the other off, directly or
-        round a ring, keep their own orders: no order fits them. A room
-        here is any group of goals side by side, a lone goal too (one in a
-        corridor is a room that every box behind it must pass).
+        Room A comes before room B where, with B's goals walled, the boxes
+        of the start can no longer give each goal of A a box of its own
+        (Board.feeds): B lies on the way to A (Perfect 65's upper room is
+        fed through its lower one). Then B's goals from the first one (in
+        B's own order) that with those filled before it cuts A off wait on
+        every goal of A: a box on one while a goal of A is empty is out of
+        order, as a box on a room's mouth is while its depths are empty.
+        B's goals before that one are free to fill (Perfect 63: one goal of
+        a room of 13 waits on the other room), and so are the goals of its
+        layer that do not cut A off alone, if the rest of the layer
+        together does not either (Holland 68: of a two-goal column beside
+        a room of three, only the goal on the row that leads into the room
+        waits; its solutions fill the other first). Rooms that each cut the
+        other off, directly or round a ring, keep their own orders: no
+        order fits them. A room here is any group of goals side by side, a
+        lone goal too (one in a corridor is a room that every box behind
+        it must pass).
         """
         before: dict[int, set[int]] = {k: set() for k in range(len(rooms))}
         for a, room in enumerate(rooms):
@@ -166,13 +171,23 @@ class PackingOrder:
             room, other = rooms[a], rooms[b]
             # B's goals in its order (the deepest layer first), a layer at a time.
             filled = 0
+            boxes, need = board.start_boxes & ~other, count(room)
             for depth in sorted({self.layer[goal] for goal in bits(other)}, reverse=True):
-                walls = filled | sum(1 << goal for goal in bits(other) if self.layer[goal] == depth)
-                if not board.feeds(room, board.start_boxes & ~other, count(room), walls):
-                    for goal in bits(other & ~filled):
-                        self.after[goal] = self.after.get(goal, 0) | room
-                    break
-                filled = walls
+                layer = sum(1 << goal for goal in bits(other) if self.layer[goal] == depth)
+                # Within a layer only the goals that cut A off on their own
+                # wait, unless the rest together still do: then all of it.
+                cutting = sum(1 << goal for goal in bits(layer) if not board.feeds(room, boxes, need, filled | 1 << goal))
+                if board.feeds(room, boxes, need, filled | layer & ~cutting):
+                    if not cutting:
+                        filled |= layer
+                        continue
+                    # The layer's other goals are filled before A.
+                    waiting = other & ~filled & ~(layer & ~cutting)
+                else:
+                    waiting = other & ~filled
+                for goal in bits(waiting):
+                    self.after[goal] = self.after.get(goal, 0) | room
+                break
 
     def out_of_order(self, boxes: int) -> int:
         """Boxes on squares of a group while a square of that group peeled later
