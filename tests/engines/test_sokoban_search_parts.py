@@ -418,3 +418,47 @@ def test_the_search_from_both_ends_solves_a_level_a_star_finds_hard() -> None:
     pushes = _Bidirectional(forward, backward).run()
     assert pushes is not None
     assert replay(level, to_lurd(board, pushes)).solved
+
+
+# Grigr2001 6 (Grigr, 2001): the goal (7, 4) of the room on row 4 lies on
+# the way up to the lone goals (6, 2) and (8, 2); boxes reach them from the
+# right past (7, 3) only, pushed up from (7, 4).
+GRIGR2001_6 = """\
+  ##########
+  #   ##   #
+###   . .# #
+#  # ##  $ #
+# $  .**#$##
+#   # #   #
+##  *$.# ##
+ ####   @#
+    ######
+"""
+
+
+@pytest.mark.parametrize(
+    "moved, out",
+    [
+        ({}, True),  # no box up yet
+        ({(9, 3): (4, 2)}, True),  # one box up: two goals to fill
+        ({(9, 3): (4, 2), (9, 4): (5, 2)}, False),  # two boxes up, on their way
+        ({(9, 3): (6, 2), (9, 4): (8, 2)}, False),  # both goals filled
+    ],
+)
+def test_a_goal_on_the_way_to_a_room_waits_only_until_the_room_has_its_boxes_past_it(
+    moved: dict[tuple[int, int], tuple[int, int]], out: bool
+) -> None:
+    board = Board(parse_level(GRIGR2001_6))
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    way = square(board, 7, 4)
+    assert order.after[way] == mask(board, (6, 2), (8, 2))
+    # The room's deep goal (5, 4) filled, so that only the wait can put
+    # (7, 4)'s box out of order; the box from (2, 4) fills it.
+    boxes = board.start_boxes & ~mask(board, (2, 4)) | mask(board, (5, 4))
+    for start, end in moved.items():
+        boxes = boxes & ~mask(board, start) | mask(board, end)
+    counted = order.out_of_order(boxes) - order.out_of_order(boxes & ~(1 << way))
+    assert counted == out
+    if core.AVAILABLE:
+        cells = list(bits(boxes))
+        assert core.blocked_goals(core.CoreBoard(board), cells)[0] == order.out_of_order(boxes)

@@ -111,10 +111,12 @@ typedef struct Search {
     const uint16_t *dist; /* dist[cell * goals + goal] */
     int *nearest, *nearest_goal;
     int *layer, *group, groups;
-    /* Goals of other rooms that must be filled before a box on a goal is in
-     * packing order (packing.py's ``after``): goal g's are after_goal[i] for
-     * after_start[g] <= i < after_start[g + 1]; ``afters`` in all. */
-    int *after_start, *after_goal, afters;
+    /* Rooms in order (packing.py's ``conditions``): a box on goal g is out
+     * of packing order while, for one of its conditions c (after_start[g] <=
+     * c < after_start[g + 1]), fewer than wait_least[c] boxes stand on the
+     * squares wait_cell[wait_start[c] .. wait_start[c + 1]); ``afters``
+     * conditions in all. */
+    int *after_start, *wait_least, *wait_start, *wait_cell, afters;
     int weight, packing, corrals;
     /* Weighted A* (greedy searches only; 0: off): the priority is pushes +
      * ``weighted`` * bound instead of the bound alone (see search_doc). */
@@ -1555,11 +1557,15 @@ static void deepest_empty(Search *s) {
 static int room_blocked(Search *s, int k, uint64_t filled);
 static uint64_t room_filled(Search *s, int k);
 
-/* Whether goal ``g`` waits on a goal of another room that is still empty
+/* Whether goal ``g`` waits on another room that is not yet ready for it
  * (packing.py's rooms in order): a box on it is out of order. */
 static inline int waits(Search *s, int g) {
-    for (int i = s->after_start[g]; i < s->after_start[g + 1]; i++)
-        if (!s->occupant[s->goal_cell[s->after_goal[i]]]) return 1;
+    for (int c = s->after_start[g]; c < s->after_start[g + 1]; c++) {
+        int least = s->wait_least[c], found = 0;
+        for (int i = s->wait_start[c]; i < s->wait_start[c + 1] && found < least; i++)
+            found += s->occupant[s->wait_cell[i]] != 0;
+        if (found < least) return 1;
+    }
     return 0;
 }
 
@@ -2997,7 +3003,8 @@ static void release(Search *s) {
                        s->cs_hashes, s->verdict_key, s->verdict, s->set_order, s->macros, s->mq_state, s->mq_parent,
                        s->mq_visit, s->mq_reach, s->mq_whole, s->mq_done, s->pattern_data, s->pattern_lists, s->pattern_keys,
                        s->pattern_marks, s->pattern_area, s->box_bits, s->room_start, s->room_goal, s->room_place,
-                       s->plan_block, s->plan_reach, s->plan_table, s->novel_bits, s->after_start, s->after_goal};
+                       s->plan_block, s->plan_reach, s->plan_table, s->novel_bits, s->after_start, s->wait_least,
+                       s->wait_start, s->wait_cell};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) free(scratch[i]);
 }
 
@@ -3014,32 +3021,52 @@ static int int_list(PyObject *list, int *out, Py_ssize_t length, const char *wha
     return 1;
 }
 
-/* The goals each goal waits on (Search's after_start and after_goal) from
- * ``after``, a flat list of pairs (goal, goal it waits on), goals by index;
- * 0 with an exception set. */
+/* The rooms-in-order conditions of each goal (Search's after_start,
+ * wait_least, wait_start and wait_cell) from ``after``, a flat list of
+ * conditions (goal index, least, count, that many squares), by goal index
+ * ascending; 0 with an exception set. */
 static int after_lists(Search *s, PyObject *after, int n) {
     Py_ssize_t length = PyList_GET_SIZE(after);
-    int *pairs = calloc((size_t)length + 1, sizeof(int));
-    s->after_start = calloc((size_t)n + 2, sizeof(int));
-    s->after_goal = calloc((size_t)length / 2 + 1, sizeof(int));
-    if (!pairs || !s->after_start || !s->after_goal) {
-        free(pairs);
+    int *flat = calloc((size_t)length + 1, sizeof(int));
+    if (!flat) {
         PyErr_NoMemory();
         return 0;
     }
-    int ok = length % 2 == 0 && int_list(after, pairs, length, "after");
-    for (Py_ssize_t i = 0; ok && i < length; i++) ok = pairs[i] >= 0 && pairs[i] < n;
+    int ok = int_list(after, flat, length, "after"), conditions = 0, previous = 0;
+    for (Py_ssize_t i = 0; ok && i < length; i += 3 + flat[i + 2]) {
+        ok = i + 3 <= length && flat[i] >= previous && flat[i] < n && flat[i + 1] >= 1 && flat[i + 2] >= 0 &&
+             flat[i + 2] <= length - i - 3;
+        for (int k = 0; ok && k < flat[i + 2]; k++) ok = flat[i + 3 + k] >= 0 && flat[i + 3 + k] < s->size;
+        if (ok) previous = flat[i], conditions++;
+    }
+    if (ok) {
+        s->after_start = calloc((size_t)n + 1, sizeof(int));
+        s->wait_least = calloc((size_t)conditions + 1, sizeof(int));
+        s->wait_start = calloc((size_t)conditions + 1, sizeof(int));
+        s->wait_cell = calloc((size_t)length + 1, sizeof(int));
+        if (!s->after_start || !s->wait_least || !s->wait_start || !s->wait_cell) {
+            free(flat);
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
     if (!ok) {
-        free(pairs);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "after: pairs of goal indices are needed");
+        free(flat);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "after: conditions (goal index, least, count, squares), by goal index, are needed");
         return 0;
     }
-    /* (Counted a goal, then placed: the pairs may come in any order.) */
-    for (Py_ssize_t i = 0; i < length; i += 2) s->after_start[pairs[i] + 2]++;
-    for (int g = 0; g < n; g++) s->after_start[g + 2] += s->after_start[g + 1];
-    for (Py_ssize_t i = 0; i < length; i += 2) s->after_goal[s->after_start[pairs[i] + 1]++] = pairs[i + 1];
-    s->afters = (int)(length / 2);
-    free(pairs);
+    int c = 0, cells = 0;
+    for (Py_ssize_t i = 0; i < length; i += 3 + flat[i + 2], c++) {
+        s->after_start[flat[i] + 1]++;
+        s->wait_least[c] = flat[i + 1];
+        for (int k = 0; k < flat[i + 2]; k++) s->wait_cell[cells++] = flat[i + 3 + k];
+        s->wait_start[c + 1] = cells;
+    }
+    for (int g = 0; g < n; g++) s->after_start[g + 1] += s->after_start[g];
+    s->afters = conditions;
+    free(flat);
     return 1;
 }
 
@@ -3342,8 +3369,9 @@ static const char search_doc[] =
     "per square. forward is (goals, dist, live, layer, group, after): dist holds uint16 push\n"
     "distances, square by square, one per goal (65535: never), live one byte per square,\n"
     "layer and group each goal's packing layer and goal room (-1: none), after a flat list\n"
-    "of pairs of goal indices, the first goal waiting on the second (out of order while the\n"
-    "second is empty: rooms in order, packing.py). backward, if not\n"
+    "of conditions (goal index, least, count, that many squares), by goal index: a box on\n"
+    "the goal is out of order while fewer than least boxes stand on the squares (rooms in\n"
+    "order, packing.py). backward, if not\n"
     "None, is the same for a greedy search by pulls from the solved position (its goals the\n"
     "start squares, its roots the goals with the player in each area he may finish in);\n"
     "the two take turns until they meet. packing: the penalty per box filled out of order.\n"

@@ -158,6 +158,22 @@ class Board:
         table[square] = 0
         return table
 
+    def feeders(self, square: int, blocked: int) -> int:
+        """The squares (``square`` among them) from which a lone box can be
+        pushed onto ``square``, ``blocked`` squares counting as walls, for
+        the player walking round the box too."""
+        around = self._walled_around(blocked)
+        found = 1 << square
+        for state in self._box_states(found, True, blocked, [INF] * (self.size * 4), around):
+            found |= 1 << (state >> 2)
+        return found
+
+    def _walled_around(self, blocked: int) -> list[tuple[int, int, int, int]]:
+        """_around(blocked), kept for the board's life."""
+        if blocked not in self._walled:
+            self._walled[blocked] = self._around(blocked)
+        return self._walled[blocked]
+
     def feeds(self, squares: int, boxes: int, need: int, blocked: int = 0) -> bool:
         """Whether ``need`` or more of ``squares`` can each get a lone box of
         its own pushed onto it from the squares of ``boxes``, ``blocked``
@@ -172,9 +188,7 @@ class Board:
         found = boxes & squares
         if count(found) >= need:
             return True
-        if blocked not in self._walled:
-            self._walled[blocked] = self._around(blocked)
-        around = self._walled[blocked]
+        around = self._walled_around(blocked)
         # First, from all the squares at once, whether ``need`` boxes reach
         # any of them at all: the search stops as soon as they are found.
         for state in self._box_states(squares, True, blocked, [INF] * (self.size * 4), around):

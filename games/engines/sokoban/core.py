@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Final
 
-from .board import INF, Board, bits
+from .board import INF, Board, bits, count
 from .packing import PackingOrder
 
 _core: ModuleType | None
@@ -111,7 +111,7 @@ class CoreBoard:
 
 
 # (goals, distances, live squares, packing layer and goal room per goal, and
-# the pairs of goals one waiting on the other), as the core takes them.
+# the rooms-in-order conditions of the goals), as the core takes them.
 Targets = tuple[list[int], bytes, bytes, list[int], list[int], list[int]]
 
 
@@ -133,9 +133,11 @@ def _targets(
         for index, goal in enumerate(goals):
             if (squares >> goal) & 1:
                 group[index] = room
-    # (goal, goal it waits on) by index, flat.
-    after = [index for waiting, first in order.after.items() for other in bits(first)
-             for index in (goals.index(waiting), goals.index(other))]
+    # (goal index, least, count, squares) by goal index, flat.
+    after = []
+    for waiting in sorted(order.conditions, key=goals.index):
+        for squares, least in order.conditions[waiting]:
+            after += [goals.index(waiting), least, count(squares), *bits(squares)]
     return goals, distances.tobytes(), _squares(board, live), layer, group, after
 
 

@@ -71,6 +71,10 @@ class PackingOrder:
         # Goals that wait on other rooms (_rooms_in_order): each one's goals
         # that must be filled before a box on it is in order.
         self.after: dict[int, int] = {}
+        # How (_rooms_in_order): a box on such a goal is out of order while
+        # fewer than ``least`` boxes stand on ``squares``, for any of its
+        # (squares, least).
+        self.conditions: dict[int, list[tuple[int, int]]] = {}
         # Groups: squares of ``squares`` joined through side-by-side neighbours.
         self.groups: list[int] = []
         remaining = squares
@@ -134,9 +138,12 @@ class PackingOrder:
         (Board.feeds): B lies on the way to A (Perfect 65's upper room is
         fed through its lower one). Then B's goals from the first one (in
         B's own order) that with those filled before it cuts A off wait on
-        every goal of A: a box on one while a goal of A is empty is out of
-        order, as a box on a room's mouth is while its depths are empty.
-        B's goals before that one are free to fill (Perfect 63: one goal of
+        A: a box on one is out of order, as a box on a room's mouth is while
+        its depths are empty, until A has its boxes past it (``conditions``:
+        with the goal and those filled before it walled, a box for each goal
+        of A that can still be pushed onto it, on it or on its way, and as
+        many such boxes as A has goals). B's goals before that one are free
+        to fill (Perfect 63: one goal of
         a room of 13 waits on the other room), and so are the goals of its
         layer that do not cut A off alone, if the rest of the layer
         together does not either (Holland 68: of a two-goal column beside
@@ -167,6 +174,7 @@ class PackingOrder:
 
         for a, b in [(a, b) for a in before for b in before[a] if leads(b, a)]:
             before[a].discard(b)
+        zones: dict[int, list[int]] = {}
         for a, b in ((a, b) for a in before for b in before[a]):
             room, other = rooms[a], rooms[b]
             # B's goals in its order (the deepest layer first), a layer at a time.
@@ -187,11 +195,26 @@ class PackingOrder:
                     waiting = other & ~filled
                 for goal in bits(waiting):
                     self.after[goal] = self.after.get(goal, 0) | room
+                    # With the goals filled before it walled, and it: each
+                    # goal of A needs a box left that can still reach it, and
+                    # A as many as it has goals (the boxes may already be
+                    # on their way: Grigr2001 6 takes a box past the goal
+                    # before filling it, and onto A's goal only later).
+                    walls = other & ~waiting | 1 << goal
+                    walls |= sum(1 << g for g in bits(waiting) if self.layer[g] > self.layer[goal])
+                    zones.setdefault(goal, []).extend(board.feeders(square, walls) for square in bits(room))
                 break
+        # Each goal of the rooms a goal waits on needs a box that can reach
+        # it, and all of them as many as they are (rooms may share boxes).
+        for goal, reach in zones.items():
+            self.conditions[goal] = [(zone, 1) for zone in dict.fromkeys(reach)]
+            if len(reach) > 1:
+                self.conditions[goal].append((sum_squares(reach), len(reach)))
 
     def out_of_order(self, boxes: int) -> int:
         """Boxes on squares of a group while a square of that group peeled later
-        is empty, or on a goal that waits on an empty goal of another room."""
+        is empty, or on a goal that waits on another room whose boxes are not
+        yet past it (``conditions``)."""
         out = 0
         layer = self.layer
         for group in self.groups:
@@ -201,8 +224,8 @@ class PackingOrder:
                 continue
             deepest = max(layer[c] for c in bits(empty))
             out |= sum(1 << c for c in bits(filled) if layer[c] < deepest)
-        for goal, first in self.after.items():
-            if (boxes >> goal) & 1 and first & ~boxes:
+        for goal, wanted in self.conditions.items():
+            if (boxes >> goal) & 1 and any(count(boxes & squares) < least for squares, least in wanted):
                 out |= 1 << goal
         return count(out)
 
@@ -471,3 +494,11 @@ def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tupl
     width = board.width
     x, y = box % width, box // width
     return exits, sorted(parking, key=lambda spot: (abs(spot % width - x) + abs(spot // width - y), spot))
+
+
+def sum_squares(masks: list[int]) -> int:
+    """The squares of any of ``masks``."""
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
