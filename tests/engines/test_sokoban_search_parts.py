@@ -334,7 +334,6 @@ def test_the_core_counts_the_goals_that_wait_on_another_room(filled: list[tuple[
     assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
 
 
-
 # Holland 68 (David Holland, Maelstrom 8): a two-goal column (7, 5)-(7, 6)
 # beside a three-goal room (9, 5), (10, 5), (9, 6), the box column x = 8
 # between them, and a room of six goals at the bottom.
@@ -380,6 +379,7 @@ def test_each_goal_of_a_room_needs_a_box_of_its_own_to_feed_it() -> None:
         for filled, out in ((column_foot, 0), (column_top, 1)):
             cells = list(bits(bottom | filled | mask(board, (9, 6))))
             assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
+
 
 def test_a_pi_corral_limits_the_pushes_to_its_fence() -> None:
     # The player is below two boxes that shut off the top room with a goal.
@@ -462,3 +462,33 @@ def test_a_goal_on_the_way_to_a_room_waits_only_until_the_room_has_its_boxes_pas
     if core.AVAILABLE:
         cells = list(bits(boxes))
         assert core.blocked_goals(core.CoreBoard(board), cells)[0] == order.out_of_order(boxes)
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is not built here")
+@pytest.mark.parametrize(
+    "after",
+    [
+        [0],  # cut short
+        [0, 1, 0, 5],  # a count that runs past the end
+        [0, 1, 3, 28, 29],  # three squares promised, two given
+        [1, 1, 1, 28, 0, 1, 1, 28],  # goals not in order
+        [0, 0, 1, 28],  # least 0
+        [0, 2, 1, 28],  # least above the count
+        [0, 1, 2, 29, 28],  # squares not ascending
+        [0, 2, 2, 28, 28],  # a square twice
+        [99, 1, 1, 28],  # no such goal
+        [0, 1, 1, 10**6],  # no such square
+        [0, 1, 1, 2**32 + 28],  # beyond an int
+    ],
+)
+def test_the_core_refuses_malformed_rooms_in_order_conditions(after: list[int]) -> None:
+    compiled = core._core
+    assert compiled is not None
+    board = Board(parse_level(GRIGR2001_6))
+    prepared = core.CoreBoard(board)
+    goals, dist, live, layer, group, _ = prepared.forward
+    with pytest.raises(ValueError):
+        compiled.blocked_goals(board.width, prepared.floor, (goals, dist, live, layer, group, after), [])
+    # The same targets with well-formed conditions are taken.
+    well_formed = (goals, dist, live, layer, group, [0, 1, 2, 28, 29])
+    assert compiled.blocked_goals(board.width, prepared.floor, well_formed, [])[0] == 0

@@ -1570,8 +1570,8 @@ static inline int waits(Search *s, int g) {
 }
 
 /* Whether goal ``g``, if empty, may be filled now (after deepest_empty): it
- * is in no goal room with a packing order, or in its room's deepest layer
- * still empty. */
+ * waits on no room that is not ready for it (waits), and it is in no goal
+ * room with a packing order, or in its room's deepest layer still empty. */
 static inline int in_order(Search *s, int g) {
     if (s->afters && waits(s, g)) return 0;
     int k = s->group[g];
@@ -3016,6 +3016,10 @@ static int int_list(PyObject *list, int *out, Py_ssize_t length, const char *wha
     for (Py_ssize_t i = 0; i < length; i++) {
         long value = PyLong_AsLong(PyList_GET_ITEM(list, i));
         if (value == -1 && PyErr_Occurred()) return 0;
+        if (value < INT_MIN || value > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, value);
+            return 0;
+        }
         out[i] = (int)value;
     }
     return 1;
@@ -3033,11 +3037,16 @@ static int after_lists(Search *s, PyObject *after, int n) {
         return 0;
     }
     int ok = int_list(after, flat, length, "after"), conditions = 0, previous = 0;
-    for (Py_ssize_t i = 0; ok && i < length; i += 3 + flat[i + 2]) {
-        ok = i + 3 <= length && flat[i] >= previous && flat[i] < n && flat[i + 1] >= 1 && flat[i + 2] >= 0 &&
-             flat[i + 2] <= length - i - 3;
-        for (int k = 0; ok && k < flat[i + 2]; k++) ok = flat[i + 3 + k] >= 0 && flat[i + 3 + k] < s->size;
-        if (ok) previous = flat[i], conditions++;
+    /* Each condition: a goal index not below the one before, 1 <= least <=
+     * count, and count squares of the board, ascending (none twice). */
+    for (Py_ssize_t i = 0; ok && i < length;) {
+        ok = i + 3 <= length && flat[i] >= previous && flat[i] < n && flat[i + 1] >= 1 &&
+             flat[i + 1] <= flat[i + 2] && flat[i + 2] <= length - i - 3;
+        for (int k = 0; ok && k < flat[i + 2]; k++)
+            ok = flat[i + 3 + k] >= (k ? flat[i + 2 + k] + 1 : 0) && flat[i + 3 + k] < s->size;
+        if (!ok) break;
+        previous = flat[i], conditions++;
+        i += 3 + (Py_ssize_t)flat[i + 2];
     }
     if (ok) {
         s->after_start = calloc((size_t)n + 1, sizeof(int));
@@ -3054,7 +3063,7 @@ static int after_lists(Search *s, PyObject *after, int n) {
         free(flat);
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError,
-                            "after: conditions (goal index, least, count, squares), by goal index, are needed");
+                            "after: conditions (goal index, least, count, squares ascending), by goal index, are needed");
         return 0;
     }
     int c = 0, cells = 0;

@@ -31,8 +31,8 @@ without it.
 
 Rooms have an order among them too: where every box bound for one room
 must pass over the goals of another (Perfect 65's upper room is fed through
-the lower one), the room behind is filled first, and a box on the room in
-front while the one behind still has an empty goal is out of order
+the lower one), the room behind is filled first: a box on the goals in the
+way is out of order until the room behind has its boxes past them
 (``PackingOrder._rooms_in_order``). YASS's packing order is one order for
 the whole board for the same reason.
 """
@@ -68,8 +68,8 @@ class PackingOrder:
         entrance_order's, the rooms without pockets or parking.
         """
         self.layer: dict[int, int] = {}
-        # Goals that wait on other rooms (_rooms_in_order): each one's goals
-        # that must be filled before a box on it is in order.
+        # Goals that wait on other rooms (_rooms_in_order): the goals of the
+        # rooms each one waits on (who waits on whom; ``conditions`` say until when).
         self.after: dict[int, int] = {}
         # How (_rooms_in_order): a box on such a goal is out of order while
         # fewer than ``least`` boxes stand on ``squares``, for any of its
@@ -131,7 +131,7 @@ class PackingOrder:
             self._rooms_in_order(board, rooms)
 
     def _rooms_in_order(self, board: Board, rooms: list[int]) -> None:
-        """The goals that wait on other rooms (``after``).
+        """The goals that wait on other rooms (``after``) and until when (``conditions``).
 
         Room A comes before room B where, with B's goals walled, the boxes
         of the start can no longer give each goal of A a box of its own
@@ -184,7 +184,9 @@ class PackingOrder:
                 layer = sum(1 << goal for goal in bits(other) if self.layer[goal] == depth)
                 # Within a layer only the goals that cut A off on their own
                 # wait, unless the rest together still do: then all of it.
-                cutting = sum(1 << goal for goal in bits(layer) if not board.feeds(room, boxes, need, filled | 1 << goal))
+                cutting = sum(
+                    1 << goal for goal in bits(layer) if not board.feeds(room, boxes, need, filled | 1 << goal)
+                )
                 if board.feeds(room, boxes, need, filled | layer & ~cutting):
                     if not cutting:
                         filled |= layer
@@ -202,6 +204,8 @@ class PackingOrder:
                     # before filling it, and onto A's goal only later).
                     walls = other & ~waiting | 1 << goal
                     walls |= sum(1 << g for g in bits(waiting) if self.layer[g] > self.layer[goal])
+                    # (A box on another room's goal counts too, as if on
+                    # its way: leaving such boxes out was tried, no better.)
                     zones.setdefault(goal, []).extend(board.feeders(square, walls) for square in bits(room))
                 break
         # Each goal of the rooms a goal waits on needs a box that can reach
