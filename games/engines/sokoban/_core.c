@@ -3048,22 +3048,21 @@ static int after_lists(Search *s, PyObject *after, int n) {
         previous = flat[i], conditions++;
         i += 3 + (Py_ssize_t)flat[i + 2];
     }
-    if (ok) {
-        s->after_start = calloc((size_t)n + 1, sizeof(int));
-        s->wait_least = calloc((size_t)conditions + 1, sizeof(int));
-        s->wait_start = calloc((size_t)conditions + 1, sizeof(int));
-        s->wait_cell = calloc((size_t)length + 1, sizeof(int));
-        if (!s->after_start || !s->wait_least || !s->wait_start || !s->wait_cell) {
-            free(flat);
-            PyErr_NoMemory();
-            return 0;
-        }
-    }
     if (!ok) {
         free(flat);
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError,
                             "after: conditions (goal index, least, count, squares ascending), by goal index, are needed");
+        return 0;
+    }
+    /* (On failure, what was allocated stays on ``s`` for release.) */
+    s->after_start = calloc((size_t)n + 1, sizeof(int));
+    s->wait_least = calloc((size_t)conditions + 1, sizeof(int));
+    s->wait_start = calloc((size_t)conditions + 1, sizeof(int));
+    s->wait_cell = calloc((size_t)length + 1, sizeof(int));
+    if (!s->after_start || !s->wait_least || !s->wait_start || !s->wait_cell) {
+        free(flat);
+        PyErr_NoMemory();
         return 0;
     }
     int c = 0, cells = 0;

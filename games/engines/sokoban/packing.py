@@ -213,7 +213,7 @@ class PackingOrder:
         for goal, reach in zones.items():
             self.conditions[goal] = [(zone, 1) for zone in dict.fromkeys(reach)]
             if len(reach) > 1:
-                self.conditions[goal].append((sum_squares(reach), len(reach)))
+                self.conditions[goal].append((_union(reach), len(reach)))
 
     def out_of_order(self, boxes: int) -> int:
         """Boxes on squares of a group while a square of that group peeled later
@@ -500,7 +500,7 @@ def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tupl
     return exits, sorted(parking, key=lambda spot: (abs(spot % width - x) + abs(spot // width - y), spot))
 
 
-def sum_squares(masks: list[int]) -> int:
+def _union(masks: list[int]) -> int:
     """The squares of any of ``masks``."""
     union = 0
     for mask in masks:
