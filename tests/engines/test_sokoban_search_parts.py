@@ -334,6 +334,59 @@ def test_the_core_counts_the_goals_that_wait_on_another_room(filled: list[tuple[
     assert core.blocked_goals(core.CoreBoard(board), cells)[0] == out
 
 
+# The upper room (5, 1)-(5, 2) is fed from (4, 3), the box pushed right by
+# the player on (3, 3), then up by him on (5, 4); every box on its way up
+# column x = 4 passes the lower room's goals (4, 6), (4, 5), (4, 4). With
+# the upper room empty the player walks round through it, from (5, 3) up
+# and over (4, 1) down to (3, 3); with it full, (3, 3) and (5, 4) are
+# reached only past (3, 4).
+FILLED_AFTER = """\
+#############
+###  . ######
+### #.  #####
+###   #    ##
+##... ## $  #
+# .#.###  $ #
+# ... $ $ $ #
+#   $# $ $  #
+###   $  $ @#
+###         #
+#############
+"""
+
+
+def test_a_room_filled_after_another_takes_the_order_it_is_filled_in_with_the_other_full() -> None:
+    level = parse_level(FILLED_AFTER)
+    board = Board(level)
+    upper = mask(board, (5, 1), (5, 2))
+    lower = board.goal_mask & ~upper
+    first, then = square(board, 3, 4), square(board, 2, 4)
+    # Alone, with the upper room empty, the lower room fills (2, 4) before
+    # (3, 4): with the upper room full that shuts the player out of (3, 3)
+    # and (5, 4), and (3, 4) can no longer be filled.
+    alone = entrance_order(board, lower)
+    assert alone is not None and alone.index(then) < alone.index(first)
+    order = PackingOrder(board, board.goal_mask, -1, pulls=True, entrances=True)
+    layered = sorted(bits(lower), key=lambda goal: -order.layer[goal])
+    assert layered[:2] == [first, then]
+    # The same order as the lower room's own with the upper room's goals
+    # walled (full), its boxes gone with them.
+    rows = FILLED_AFTER.splitlines()
+    rows[1], rows[2] = rows[1].replace(".", "#"), rows[2].replace(".", "#")
+    rows[6], rows[7] = rows[6].replace("$", " ", 1), rows[7].replace("$", " ", 1)
+    walled = Board(parse_level("\n".join(rows)))
+    assert entrance_order(walled, walled.goal_mask) == layered
+    # The column still waits on the upper room; (2, 4) before (3, 4) is
+    # out of order now.
+    assert set(order.after) == set(bits(mask(board, (4, 4), (4, 5), (4, 6))))
+    boxes = upper | 1 << then
+    assert order.out_of_order(boxes) == 1 and order.out_of_order(upper | 1 << first) == 0
+    if core.AVAILABLE:
+        assert core.blocked_goals(core.CoreBoard(board), list(bits(boxes)))[0] == 1
+    solution = solve(level, "best", 30)
+    assert solution.status == "solved" and replay(level, solution.solution).solved
+
+
 # Holland 68 (David Holland, Maelstrom 8): a two-goal column (7, 5)-(7, 6)
 # beside a three-goal room (9, 5), (10, 5), (9, 6), the box column x = 8
 # between them, and a room of six goals at the bottom.

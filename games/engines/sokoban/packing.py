@@ -33,8 +33,9 @@ Rooms have an order among them too: where every box bound for one room
 must pass over the goals of another (Perfect 65's upper room is fed through
 the lower one), the room behind is filled first: a box on the goals in the
 way is out of order until the room behind has its boxes past them
-(``PackingOrder._rooms_in_order``). YASS's packing order is one order for
-the whole board for the same reason.
+(``PackingOrder._rooms_in_order``), and the room in the way takes the order
+it is filled in with the room behind it full (``_later_rooms_in_order``).
+YASS's packing order is one order for the whole board for the same reason.
 """
 
 from __future__ import annotations
@@ -174,6 +175,7 @@ class PackingOrder:
 
         for a, b in [(a, b) for a in before for b in before[a] if leads(b, a)]:
             before[a].discard(b)
+        self._later_rooms_in_order(board, rooms, before)
         zones: dict[int, list[int]] = {}
         for a, b in ((a, b) for a in before for b in before[a]):
             room, other = rooms[a], rooms[b]
@@ -214,6 +216,77 @@ class PackingOrder:
             self.conditions[goal] = [(zone, 1) for zone in dict.fromkeys(reach)]
             if len(reach) > 1:
                 self.conditions[goal].append((_union(reach), len(reach)))
+
+    def _later_rooms_in_order(self, board: Board, rooms: list[int], before: dict[int, set[int]]) -> None:
+        """A room filled after others takes an order that fits with them full.
+
+        Each room's own order (entrance_order) is found with the rest of the
+        board empty, so that the player may walk through another room on his
+        way. Where room A comes before room B, A is full by the time B fills,
+        and B's own order may need a way through A that is gone then: in
+        Perfect 65 the lower room's own order fills (3, 8) after (2, 8); a box
+        comes onto (3, 8) from (3, 7), the player pushing on (3, 6), or from
+        (4, 8), the player on (5, 8), and with (2, 8) filled he reaches
+        either only through the upper room. Where B's own order does not fit
+        with the rooms before it full (_fits), B takes its order from one
+        entrance order of the rooms joined by ``before`` (the rooms filled
+        later leave first, backwards, then the rooms before them): Perfect
+        65's lower room then fills (3, 8) first, as YASS's solution does.
+        An order that fits is kept, and a room without an order keeps none:
+        the order of them all is one guess among the orders that fit. Given
+        to every room after another, it lost Holland 65 and Perfect 91 and
+        won Perfect 80 and 99 (each search alone at 5-12 s of CPU); given to
+        Holland 68's two-goal column, which has no order of its own, it made
+        the portfolio take 30.9 s there instead of 15.9 s (docs/benchmarks.md,
+        session 59). The rooms that come first keep their own orders: they
+        are filled with the rooms after them empty, as their own orders see
+        them.
+        """
+        joined = list(range(len(rooms)))
+
+        def root(k: int) -> int:
+            while joined[k] != k:
+                k = joined[k]
+            return k
+
+        for a in before:
+            for b in before[a]:
+                joined[root(a)] = root(b)
+        # The rooms before each room, directly or through others.
+        earlier: dict[int, set[int]] = {k: set() for k in range(len(rooms))}
+        for a in before:
+            todo = list(before[a])
+            while todo:
+                k = todo.pop()
+                if a not in earlier[k]:
+                    earlier[k].add(a)
+                    todo.extend(before[k])
+        clusters: dict[int, list[int]] = {}
+        for k in range(len(rooms)):
+            clusters.setdefault(root(k), []).append(k)
+        for members in clusters.values():
+            together = _union([rooms[k] for k in members])
+            outside = 0
+            order: list[int] | None = None
+            for k in members:
+                room = rooms[k]
+                if not earlier[k]:
+                    continue
+                own = sorted(bits(room), key=lambda goal: -self.layer[goal])
+                if not outside:
+                    outside = _outside(board, together, pockets=True)
+                full = _union([rooms[a] for a in earlier[k]])
+                if len({self.layer[goal] for goal in own}) < len(own) or _fits(board, together, outside, own, full):
+                    continue
+                if order is None:
+                    order = entrance_order(board, together) or []
+                if not order:
+                    break
+                for depth, goal in enumerate(reversed(order)):
+                    if (room >> goal) & 1:
+                        self.layer[goal] = depth
+                if room not in self.groups and len({self.layer[c] for c in bits(room)}) > 1:
+                    self.groups.append(room)
 
     def out_of_order(self, boxes: int) -> int:
         """Boxes on squares of a group while a square of that group peeled later
@@ -310,11 +383,7 @@ def entrance_order(
     # A goal no box can ever be pulled off is never filled by a box from
     # elsewhere: its box of the start stays there for good (Perfect 57), a
     # wall to the rest of the room, filled first.
-    fixed = sum(
-        1 << goal for goal in bits(room)
-        if not any((board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1
-                   for step in board.steps)
-    )
+    fixed = sum(1 << goal for goal in bits(room) if _stuck(board, goal))
     if fixed & ~board.start_boxes:
         return None
     outside = _outside(board, room, pockets=not plain)
@@ -498,6 +567,28 @@ def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tupl
     width = board.width
     x, y = box % width, box // width
     return exits, sorted(parking, key=lambda spot: (abs(spot % width - x) + abs(spot // width - y), spot))
+
+
+def _stuck(board: Board, goal: int) -> bool:
+    """Whether no box can ever be pulled off ``goal`` (no floor two deep beside it)."""
+    return not any(
+        (board.floor >> (goal + step)) & 1 and (board.floor >> (goal + 2 * step)) & 1 for step in board.steps
+    )
+
+
+def _fits(board: Board, rooms: int, outside: int, order: list[int], full: int) -> bool:
+    """Whether the goals of ``order`` (of ``rooms``) can be filled in that order
+    with boxes on ``full`` staying: backwards, from the last filled, each box
+    can be pulled out to ``outside`` (_exits) with the boxes still in place.
+    A goal no box can be pulled off keeps its box (as in entrance_order)."""
+    filled = sum(1 << goal for goal in order)
+    for goal in reversed(order):
+        if _stuck(board, goal):
+            continue
+        filled &= ~(1 << goal)
+        if not _exits(board, rooms, outside, filled | full, goal)[0]:
+            return False
+    return True
 
 
 def _union(masks: list[int]) -> int:
