@@ -129,9 +129,9 @@ class PackingOrder:
                     # The goal filled first is the deepest layer.
                     for depth, goal in enumerate(reversed(order)):
                         self.layer[goal] = depth
-            self._rooms_in_order(board, rooms)
+            self._rooms_in_order(board, rooms, shuffle, plain)
 
-    def _rooms_in_order(self, board: Board, rooms: list[int]) -> None:
+    def _rooms_in_order(self, board: Board, rooms: list[int], shuffle: int = 0, plain: bool = False) -> None:
         """The goals that wait on other rooms (``after``) and until when (``conditions``).
 
         Room A comes before room B where, with B's goals walled, the boxes
@@ -175,7 +175,7 @@ class PackingOrder:
 
         for a, b in [(a, b) for a in before for b in before[a] if leads(b, a)]:
             before[a].discard(b)
-        self._later_rooms_in_order(board, rooms, before)
+        self._later_rooms_in_order(board, rooms, before, shuffle, plain)
         zones: dict[int, list[int]] = {}
         for a, b in ((a, b) for a in before for b in before[a]):
             room, other = rooms[a], rooms[b]
@@ -217,7 +217,9 @@ class PackingOrder:
             if len(reach) > 1:
                 self.conditions[goal].append((_union(reach), len(reach)))
 
-    def _later_rooms_in_order(self, board: Board, rooms: list[int], before: dict[int, set[int]]) -> None:
+    def _later_rooms_in_order(
+        self, board: Board, rooms: list[int], before: dict[int, set[int]], shuffle: int = 0, plain: bool = False
+    ) -> None:
         """A room filled after others takes an order that fits with them full.
 
         Each room's own order (entrance_order) is found with the rest of the
@@ -240,7 +242,9 @@ class PackingOrder:
         the portfolio take 30.9 s there instead of 15.9 s (docs/benchmarks.md,
         session 59). The rooms that come first keep their own orders: they
         are filled with the rooms after them empty, as their own orders see
-        them.
+        them. ``shuffle`` and ``plain``: entrance_order's, as for the rooms'
+        own orders, so that a search with another packing order has another
+        guess here too.
         """
         joined = list(range(len(rooms)))
 
@@ -279,7 +283,9 @@ class PackingOrder:
                 if len({self.layer[goal] for goal in own}) < len(own) or _fits(board, together, outside, own, full):
                     continue
                 if order is None:
-                    order = entrance_order(board, together) or []
+                    order = (
+                        entrance_order(board, together, tries=JOINT_ORDER_TRIES, shuffle=shuffle, plain=plain) or []
+                    )
                 if not order:
                     break
                 for depth, goal in enumerate(reversed(order)):
@@ -314,6 +320,14 @@ class PackingOrder:
 # 2,000 do; a slack that fits none takes them all to say so (Grigr2001 78,
 # 36 goals, slacks 0 to 5: 0.7 s in all).
 ORDER_TRIES = 500
+
+# The same for the order of rooms together (PackingOrder._later_rooms_in_order),
+# one guess among the orders that fit, where a room's own order does not: on
+# Perfect and the four sets here, 100 find every such order that 500 do (with
+# each packing order a search takes), and a slack that fits none is given up
+# five times sooner (Perfect 51, whose rooms together fit no order: 1.7 s of
+# CPU -> 0.6 s; Holland 73 2.3 s -> 1.1 s; docs/benchmarks.md, session 60).
+JOINT_ORDER_TRIES = 100
 
 # The slack (in pushes) of the entrances each box may come in through, beyond
 # its nearest one, tried in turn until an order is found.
@@ -547,6 +561,11 @@ def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tupl
     stack = [start]
     exits = set()
     parking = set()
+    # The player's areas found so far with the box on each square: a square
+    # of one is in no other, so a square the player steps back to that one
+    # holds needs no flood (the floods were most of a packing order's time:
+    # Holland 73, Perfect 51).
+    areas: dict[int, list[int]] = {}
     while stack:
         at, area = stack.pop()
         for step in steps:
@@ -558,7 +577,12 @@ def _exits(board: Board, room: int, outside: int, others: int, box: int) -> tupl
                 exits.add(onto)
                 continue
             # (On the room's goals or a pocket of floor that they shut in, the box goes on.)
-            state = (onto, board.reach(1 << back, others | (1 << onto)))
+            known = areas.setdefault(onto, [])
+            after = next((part for part in known if (part >> back) & 1), 0)
+            if not after:
+                after = board.reach(1 << back, others | (1 << onto))
+                known.append(after)
+            state = (onto, after)
             if state not in seen:
                 seen.add(state)
                 stack.append(state)
