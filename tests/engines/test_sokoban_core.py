@@ -584,6 +584,10 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.core_options(0, pulls_ahead)["turns"] == (1, 2)
     assert solver.greedy_run("p3/t2-1") == solver.GreedyRun(0, 3, True)  # (the default share: named "p3")
     assert solver.greedy_run("p3/fess") == solver.GreedyRun(0, 3, True, box_moves=2)
+    explorer = solver.GreedyRun(0, 3, True, novelty=True, turns=(1, 2), box_moves=3, order=2)
+    assert solver.search_name(0, explorer) == "p3/novelty/explorer/t1-2/o2"
+    assert solver.greedy_run("p3/explorer/novelty/t1-2/o2") == explorer
+    assert solver.core_options(0, explorer)["box_moves"] == 3
     assert solver.greedy_run("p1/moves/flat") == solver.GreedyRun(0, 1, False, box_moves=1)
     other_order = solver.GreedyRun(0, 3, True, novelty=True, turns=(1, 2), box_moves=2, order=2)
     assert solver.search_name(0, other_order) == "p3/novelty/fess/t1-2/o2"
@@ -598,6 +602,7 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.core_options(0, solver.greedy_run("p3/fess/x100"))["explore"] == 100
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
                   f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2",
+                  "p3/flat/explorer", "p3/explorer/w2",
                   "p3/o0", "p3/o", "p3/o1234567", "p3/ox", f"p3/e{core.ENDGAME_PUSHES_MAX + 1}", "p3/e", "p3/e100",
                   "p3/x0", "p3/x101", "p3/x", "p3/x05"):
         with pytest.raises(ValueError, match=wrong):
@@ -723,22 +728,27 @@ def test_the_plans_search_takes_its_short_share_after_the_astar_and_fess_keeps_i
 ) -> None:
     # The portfolio as it is, at 10 s: A* 0-2 s, then penalty 8 by packing
     # plans its share (0.02 of the time, twice over on a thread: 2-2.4 s),
-    # then penalty 3, exploring, its share (0.24: 2.4-7.2 s), then FESS with another
-    # packing order to the end on that thread; p3/flat/t1-2 0-1 s, then FESS
+    # then penalty 3, exploring, its share (0.19: 2.4-6.2 s), FESS with its
+    # explorer and another packing order its share (0.05: 6.2-7.2 s), then FESS
+    # with that order to the end on that thread; p3/flat/t1-2 0-1 s, then FESS
     # to the end on the other. (At 60 s: plans 13-15.4 s, Holland 11 in 0.6 s
-    # of its CPU, which no other search solves in 60 s; penalty 3 15.4-44.2
-    # s; FESS with order 2 44.2-60 s, Holland 71 in 8.9 s of its CPU.)
+    # of its CPU, which no other search solves in 60 s; penalty 3 15.4-38.2
+    # s; the explorer 38.2-44.2 s, Perfect 16 and 36 in 3.9 and 3.4 s of its
+    # CPU; FESS with order 2 44.2-60 s, Holland 71 in 8.9 s of its CPU.)
     ran = schedule(monkeypatch, 10)
     assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
-                        "p3/x10": (2.4, 7.2), "p3/novelty/fess/t1-2/o2": (7.2, 10)})
-    assert ran["A*"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] == ran["p3/novelty/fess/t1-2/o2"][2]
+                        "p3/x10": (2.4, 6.2), "p3/novelty/explorer/t1-2/o2": (6.2, 7.2),
+                        "p3/novelty/fess/t1-2/o2": (7.2, 10)})
+    assert (ran["A*"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] == ran["p3/novelty/explorer/t1-2/o2"][2]
+            == ran["p3/novelty/fess/t1-2/o2"][2])
     assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
 
 
 @needs_core
 def test_penalty_3_runs_to_the_end_where_the_level_has_one_packing_order(monkeypatch: pytest.MonkeyPatch) -> None:
     # Microban 2 has one packing order: FESS with order 2 would be FESS's
-    # very search and is left out, and penalty 3, its share notwithstanding,
+    # very search and is left out (and so is its explorer with order 2:
+    # the order is what it is run for), and penalty 3, its share notwithstanding,
     # is the plan's last search and keeps its thread to the end.
     ran = schedule(monkeypatch, 10, LEVELS[1])
     assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
@@ -976,13 +986,14 @@ def test_box_to_goal_macros_leave_a_proof_of_no_solution_standing() -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("box_moves", [1, 2])
+@pytest.mark.parametrize("box_moves", [1, 2, 3])
 def test_a_box_move_takes_a_box_as_far_as_it_goes_in_one_step_and_gives_every_push(box_moves: int) -> None:
     # FAR_GOALS: each box brought home is one box move, whatever its pushes (FESS's
-    # moves; 2: with its weights, in feature cells, from both ends).
+    # moves; 2: with its weights, in feature cells, from both ends; 3: with its
+    # explorer too).
     level = parse_level(FAR_GOALS)
     board = Board(level)
-    both_ends = box_moves == 2
+    both_ends = box_moves >= 2
     status, codes, expanded = core_search(board, 0, tunnels=False, both_ends=both_ends, box_moves=box_moves)
     assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
     # Every push is given, and the search took fewer positions than by single pushes.
@@ -1028,7 +1039,7 @@ def test_box_moves_leave_a_proof_of_no_solution_standing(box_moves: int) -> None
 @needs_core
 def test_the_core_refuses_box_moves_it_does_not_take() -> None:
     with pytest.raises(ValueError, match="box_moves"):
-        core_search(Board(LEVELS[0]), 0, tunnels=False, box_moves=3)
+        core_search(Board(LEVELS[0]), 0, tunnels=False, box_moves=4)
 
 
 # A row of goals open at both ends: the layers (peeled from both ends at
@@ -1305,7 +1316,9 @@ WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), (
 
 @needs_core
 @pytest.mark.parametrize(("collection", "number"), WIDE_LEVELS)
-@pytest.mark.parametrize("setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2", "p3/fess/novelty/t1-2/o2"])
+@pytest.mark.parametrize(
+    "setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2", "p3/fess/novelty/t1-2/o2", "p3/explorer/novelty/t1-2"]
+)
 def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     collection: str, number: int, setting: str
 ) -> None:
@@ -1347,13 +1360,13 @@ def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
         regions_seen.add(regions)
         bound = lower_bound([board.dist[box] for box in point[5]])
         priority = point[3] % NOVELTY_STEP
-        if "fess" in setting:
+        if "fess" in setting or "explorer" in setting:
             weights.add(priority // FESS_WEIGHT)
             priority %= FESS_WEIGHT
         assert priority == bound + penalty * order.out_of_order(boxes)
     assert len(regions_seen) > 1
     # FESS's weights: positions after moves not advised were taken too.
-    assert "fess" not in setting or len(weights) > 1
+    assert not ("fess" in setting or "explorer" in setting) or len(weights) > 1
 
 
 def first_trace(prepared: core.CoreBoard, options: dict[str, Any], **more: Any) -> list[core.TracePoint]:

@@ -207,6 +207,10 @@ typedef struct Search {
     int node_regions;
     /* FESS's weights (box_moves 2): the expanded node's boxes packed. */
     int node_packed;
+    /* FESS's explorer (box_moves 3): the squares of the last flood, of the
+     * expanded node's area, and of the area of the child being added
+     * (box_moves; -1: not known). */
+    int flooded, node_area, child_area;
     /* Endgames (search's ``endgame``; the forward greedy search with a
      * prober): a new child whose matching bound is at most endgame_pushes
      * is handed to the prober, which may finish it (endgame_finish): its
@@ -632,6 +636,7 @@ static int flood_squares(Search *s, int start, uint32_t *marks, uint32_t stamp) 
             }
         }
     }
+    s->flooded = tail;
     return low;
 }
 
@@ -694,18 +699,20 @@ static void fill_rows(Search *s, int first, uint64_t seed, int *top_row, int *bo
 static int flood(Search *s, int start, uint32_t *marks, uint32_t stamp) {
     /* (From a square that is not free, as the square-by-square search does.) */
     if (!s->row_bits || !s->floor[start] || s->occupant[start]) return flood_squares(s, start, marks, stamp);
-    int top, bottom, low = -1;
+    int top, bottom, low = -1, count = 0;
     free_rows(s);
     fill_rows(s, s->cell_row[start], 1ULL << s->cell_column[start], &top, &bottom);
     for (int y = top; y <= bottom; y++) {
         uint64_t bits = s->fill_reach[y];
         int row = y * s->width;
+        count += __builtin_popcountll(bits);
         if (bits && low < 0) low = row + __builtin_ctzll(bits);
         while (bits) {
             marks[row + __builtin_ctzll(bits)] = stamp;
             bits &= bits - 1;
         }
     }
+    s->flooded = count;
     return low;
 }
 
@@ -2303,8 +2310,15 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
             if (s->features) cell = feature_cell(s, disorder, from, to, pieces, &regions);
             if (s->box_moves > 1 && s->features) {
                 /* FESS's move weights: a move that packs a box or joins
-                 * free regions is free, any other costs one. */
-                int advised = cell / REGIONS > s->node_packed || regions < s->node_regions;
+                 * free regions is free, any other costs one; with its
+                 * explorer (box_moves 3), one that lets the player reach
+                 * more squares is free too. Breaking a barrier of boxes
+                 * often joins a region and cuts off another, the regions
+                 * staying as many while the player's area grows (Perfect
+                 * 11: 17 squares, 37, then 119, over its first 19 pushes;
+                 * docs/benchmarks.md, session 60). */
+                int advised = cell / REGIONS > s->node_packed || regions < s->node_regions ||
+                              (s->box_moves == 3 && s->child_area > s->node_area);
                 cost = node_head(s, node)->cost + !advised;
                 if (cost > UINT8_MAX) cost = UINT8_MAX;
             }
@@ -2479,7 +2493,7 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
      * the box's square joins its free neighbours (most squares of an open
      * room), the player's area behind it is that area without that square,
      * so it takes no flood of its own. */
-    int whole_low = -1, sides, side[4];
+    int whole_low = -1, whole_size = 0, sides, side[4];
     Outcome outcome = RUNNING;
     while (head < tail && outcome == RUNNING) {
         int state = s->mq_state[head++];
@@ -2490,15 +2504,19 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
         const uint32_t *area;
         uint32_t area_stamp;
         if (ring_joins(s, cell, side, &sides)) {
-            if (whole_low < 0)
+            if (whole_low < 0) {
                 whole_low = flood(s, from, s->mq_whole, fresh_stamp(&s->mq_whole_stamp, s->mq_whole, (size_t)s->size));
+                whole_size = s->flooded;
+            }
             area_low = whole_low;
+            s->child_area = whole_size - 1;
             if (cell == whole_low)
                 while (s->mq_whole[++area_low] != s->mq_whole_stamp) continue;
             area = s->mq_whole;
             area_stamp = s->mq_whole_stamp;
         } else {
             area_low = area_behind(s, state, box);
+            s->child_area = s->flooded;
             area = s->mq_reach;
             area_stamp = s->mq_reach_stamp;
         }
@@ -2529,6 +2547,7 @@ static Outcome box_moves(Search *s, Search *other, int64_t node, int g, uint64_t
         /* (The child's area is the area behind the box found above: its lowest square is the child's player.) */
         outcome = add_child(s, other, node, g, boxes_hash, i, from, cell, cell - s->step[d], pushes, move, 0,
                             s->macro_length, area_low, pieces, found, met);
+        s->child_area = -1;
         occupy(s, s->occupant, from, 0);
     }
     occupy(s, s->occupant, from, box);
@@ -2632,6 +2651,7 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     }
     fresh_stamp(&s->reach_stamp, s->reached, (size_t)s->size);
     s->reached_low = flood(s, player, s->reached, s->reach_stamp);
+    s->node_area = s->flooded;
     if (s->features) {
         s->node_regions = label_regions(s, s->region, &s->region_stamp);
         if (s->box_moves > 1) s->node_packed = packed_boxes(s, out_of_order(s));
@@ -3426,7 +3446,8 @@ static const char search_doc[] =
     "still, to any live square and side it can reach, in as many pushes as it takes (FESS's\n"
     "moves; no other macro then); 2: with feature cells, positions are taken by FESS's weights,\n"
     "the box moves on their way that no advisor suggests (one that packs a box or leaves fewer\n"
-    "free regions is free), then by the bound (not weighted); without feature cells, as 1.\n"
+    "free regions is free), then by the bound (not weighted); without feature cells, as 1; 3: as\n"
+    "2, and a box move that lets the player reach more squares is free too (FESS's explorer).\n"
     "endgame (greedy forward searches with probes; 0: off, at most 16): a new child whose\n"
     "matching bound is at most that many pushes is searched on by the prober (at most 100\n"
     "expansions); if it reaches the end, so does the search, the prober's pushes last.\n"
@@ -3488,8 +3509,8 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
                           &box_moves_on, &endgame, &explore))
         return NULL;
-    if (box_moves_on < 0 || box_moves_on > 2) {
-        PyErr_SetString(PyExc_ValueError, "box_moves: 0, 1 or 2");
+    if (box_moves_on < 0 || box_moves_on > 3) {
+        PyErr_SetString(PyExc_ValueError, "box_moves: 0 to 3");
         return NULL;
     }
     if (endgame < 0 || endgame > ENDGAME_PUSHES_MAX) {

@@ -256,7 +256,8 @@ def search(
     ``features``: FESS's weights too, positions in a feature cell taken by the
     box moves on their way that no advisor suggests (one that packs a box or
     leaves fewer free regions is free), then by the bound, not ``weighted``
-    (_core.c, box_moves); without ``features``, as 1.
+    (_core.c, box_moves); without ``features``, as 1. 3: as 2, and a box move
+    that lets the player reach more squares is free too (FESS's explorer).
     ``order``: the goal rooms' packing order (CoreBoard.targets); 0 the first
     one found, another number another that fits, where there is a choice.
     ``endgame`` (greedy forward searches with ``probes``; 0: off, at most
