@@ -181,8 +181,9 @@ class GreedyRun(NamedTuple):
 # Penalty 3 stopped at 44.2 s (a share of 0.24, twice over on its thread),
 # and FESS's search with another packing order (``order`` 2) takes that
 # thread to the end (session 48). Since session 60 penalty 3 stops at 38.2 s
-# (a share of 0.19) for FESS with its explorer and order 2 (below). FESS alone with order 2 solves Holland 71
-# in 8.9 s of CPU, which no search solves with the first order in 60 s;
+# (a share of 0.19) for FESS with its explorer and order 2 (below). FESS
+# alone with order 2 solves Holland 71 in 8.9 s of CPU, which no search
+# solves with the first order in 60 s;
 # orders 3 and 4 and penalty 8 by plans with FESS's moves solved none of
 # the 15 levels left in 20 s of CPU each. Penalty 3's latest answers on the
 # three sets: Holland 17 at 29-33 s on the Intel Xeon of session 43 (which
@@ -298,7 +299,8 @@ class _Flags(TypedDict, total=False):
 
 # A greedy search's modifiers as its name spells them (``p3/novelty``): each
 # a GreedyRun field and its value. The benchmarks read names so too. ``moves``
-# and ``fess`` are core.search's ``box_moves`` 1 and 2; ``explorer`` is 3 (FESS with its explorer).
+# and ``fess`` are core.search's ``box_moves`` 1 and 2, ``explorer`` its 3
+# (FESS with its explorer).
 MODIFIERS: Final[dict[str, _Flags]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
     "novelty": {"novelty": True}, "moves": {"box_moves": 1}, "fess": {"box_moves": 2},
