@@ -101,6 +101,15 @@ typedef struct {
 #define FG_SLOTS_MAX 64
 #define FG_CACHE_BYTES ((size_t)1 << 22)
 
+/* A child of the node being expanded, waiting for its weight (advisors:
+ * see queue_advised): its node, open list, bound (with the packing
+ * penalty), pushes, novelty, and what FESS's advisors look at. */
+typedef struct {
+    int64_t target;
+    int64_t bound;
+    int cell, child_g, fresh, packed, regions, area;
+} Deferred;
+
 typedef struct Search {
     /* The level. */
     int width, size, boxes, goals;
@@ -211,6 +220,12 @@ typedef struct Search {
      * expanded node's area, and of the area of the child being added
      * (box_moves; -1: not known). */
     int flooded, node_area, child_area;
+    /* FESS's advisors (search's ``advisors``; box_moves 2 or 3 with
+     * features): each makes its best move free (queue_advised), not every
+     * move it would take; the children wait here for their weights. */
+    int advisors;
+    Deferred *deferred;
+    size_t deferred_count, deferred_capacity;
     /* Endgames (search's ``endgame``; the forward greedy search with a
      * prober): a new child whose matching bound is at most endgame_pushes
      * is handed to the prober, which may finish it (endgame_finish): its
@@ -2298,7 +2313,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         if (!s->weight || child_g >= kh->g) skip = 1;
     }
     int64_t bound = 0, raw_bound = 0;
-    int cell = 0, fresh = 1, cost = 0;
+    int cell = 0, fresh = 1, cost = 0, child_regions_seen = 0;
     if (!skip) {
         bound = raw_bound = child_bound(s, i, to);
         if (bound >= INF) {
@@ -2316,13 +2331,17 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
                  * often joins a region and cuts off another, the regions
                  * staying as many while the player's area grows (Perfect
                  * 11: 17 squares, 37, then 119, over its first 19 pushes;
-                 * docs/benchmarks.md, session 60). */
-                int advised = cell / REGIONS > s->node_packed || regions < s->node_regions ||
-                              (s->box_moves == 3 && s->child_area > s->node_area);
+                 * docs/benchmarks.md, session 60). With ``advisors`` only
+                 * each advisor's best child is free: the child waits for
+                 * its weight until the node's children are all made
+                 * (queue_advised). */
+                int advised = !s->advisors && (cell / REGIONS > s->node_packed || regions < s->node_regions ||
+                                             (s->box_moves == 3 && s->child_area > s->node_area));
                 cost = node_head(s, node)->cost + !advised;
                 if (cost > UINT8_MAX) cost = UINT8_MAX;
             }
             if (s->novelty) fresh = novel(s, child, child_player, bound);
+            child_regions_seen = regions;
         }
     }
     int solved = !skip && !s->backward && bound == 0;
@@ -2367,6 +2386,25 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
             *met = meeting;
             return MET;
         }
+    }
+    if (s->advisors && s->box_moves > 1 && s->features) {
+        if (s->deferred_count == s->deferred_capacity) {
+            size_t capacity = s->deferred_capacity ? s->deferred_capacity * 2 : 256;
+            Deferred *grown = realloc(s->deferred, capacity * sizeof(Deferred));
+            if (grown == NULL) return OUT_OF_MEMORY;
+            s->deferred = grown;
+            s->deferred_capacity = capacity;
+        }
+        Deferred *d = &s->deferred[s->deferred_count++];
+        d->target = target;
+        d->bound = bound;
+        d->cell = cell;
+        d->child_g = child_g;
+        d->fresh = fresh;
+        d->packed = cell / REGIONS;
+        d->regions = child_regions_seen;
+        d->area = s->child_area;
+        return RUNNING;
     }
     int64_t order = s->box_moves > 1 && s->features ? (int64_t)cost * FESS_WEIGHT + bound
                     : s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
@@ -2465,6 +2503,41 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
     *pushes = path;
     *end = goal_state >> 2;
     return offset;
+}
+
+/* FESS's advisors, one move each (search's advisors): of the expanded node's
+ * children, the one that packs the most boxes, the one with the fewest free
+ * regions where they are fewer, and with the explorer (box_moves 3) the
+ * one whose player reaches the most squares where he reaches more, each
+ * the lowest bound among its equals, are free; the others cost one. */
+static Outcome queue_advised(Search *s, int64_t node) {
+    Deferred *d = s->deferred;
+    size_t none = (size_t)-1, packer = none, joiner = none, explorer = none;
+    for (size_t k = 0; k < s->deferred_count; k++) {
+        if (d[k].packed > s->node_packed &&
+            (packer == none || d[k].packed > d[packer].packed ||
+             (d[k].packed == d[packer].packed && d[k].bound < d[packer].bound)))
+            packer = k;
+        if (d[k].regions < s->node_regions &&
+            (joiner == none || d[k].regions < d[joiner].regions ||
+             (d[k].regions == d[joiner].regions && d[k].bound < d[joiner].bound)))
+            joiner = k;
+        if (s->box_moves == 3 && d[k].area > s->node_area &&
+            (explorer == none || d[k].area > d[explorer].area ||
+             (d[k].area == d[explorer].area && d[k].bound < d[explorer].bound)))
+            explorer = k;
+    }
+    int base = node_head(s, node)->cost;
+    for (size_t k = 0; k < s->deferred_count; k++) {
+        int cost = base + !(k == packer || k == joiner || k == explorer);
+        if (cost > UINT8_MAX) cost = UINT8_MAX;
+        node_head(s, d[k].target)->cost = (uint8_t)cost;
+        int64_t order = (int64_t)cost * FESS_WEIGHT + d[k].bound;
+        if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
+        int32_t priority = (int32_t)order + (d[k].fresh ? 0 : NOVELTY_STEP);
+        if (!heap_push(s, d[k].cell, priority, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+    }
+    return RUNNING;
 }
 
 /* Box moves (FESS's moves, Shoham and Schaeffer 2020): box ``i`` pushed,
@@ -2682,6 +2755,10 @@ static Outcome expand(Search *s, Search *other, Entry top, int64_t *found, int64
     Outcome outcome = RUNNING;
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0 && s->box_moves; i++)
         if (s->movable[i]) outcome = box_moves(s, other, node, g, boxes_hash, i, found, met);
+    if (s->deferred_count) {
+        if (outcome == RUNNING) outcome = queue_advised(s, node);
+        s->deferred_count = 0;
+    }
     for (int i = 0; i < n && outcome == RUNNING && restrict_ != 0 && !s->box_moves; i++) {
         if (!s->movable[i]) continue;
         int from = cells[i];
@@ -3008,6 +3085,7 @@ static void release(Search *s) {
     free(s->table);
     for (int i = 0; s->heaps != NULL && i < s->heap_count; i++) free(s->heaps[i].data);
     free(s->heaps);
+    free(s->deferred);
     free(s->cycle);
     free(s->floor_cells);
     free(s->floor_index);
@@ -3390,7 +3468,7 @@ static const char search_doc[] =
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
     "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0,\n"
-    "       endgame=0, explore=0)\n"
+    "       endgame=0, explore=0, advisors=False)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -3453,7 +3531,12 @@ static const char search_doc[] =
     "expansions); if it reaches the end, so does the search, the prober's pushes last.\n"
     "explore (greedy searches only; 0: off, at most 100): that many expansions in a hundred\n"
     "take a node of the open list (of the feature cell in turn) at random, not the best; the\n"
-    "draws are the same each run.";
+    "draws are the same each run.\n"
+    "advisors (with box_moves 2 or 3 and feature cells): as FESS's advisors, each makes one\n"
+    "move free, its best: the child that packs the most boxes, the one that leaves the fewest\n"
+    "free regions where they are fewer, with the explorer the one whose player reaches the\n"
+    "most squares where he reaches more (each the lowest bound among its equals); not every\n"
+    "move that does so.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3498,16 +3581,16 @@ static void start_stamps(Search *s, uint32_t stamp) {
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
-    int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0, explore = 0;
+    int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0, explore = 0, advisors = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiiii", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiiiip", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
-                          &box_moves_on, &endgame, &explore))
+                          &box_moves_on, &endgame, &explore, &advisors))
         return NULL;
     if (box_moves_on < 0 || box_moves_on > 3) {
         PyErr_SetString(PyExc_ValueError, "box_moves: 0 to 3");
@@ -3573,6 +3656,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         forward.goal_macros = goal_rooms && forward.groups;
         forward.box_macros = box_macros;
         forward.box_moves = box_moves_on;
+        forward.advisors = advisors;
         /* (Box moves take in every square a box reaches: no other macro.) */
         if (box_moves_on) forward.tunnels = forward.goal_macros = forward.box_macros = 0;
     }

@@ -182,6 +182,7 @@ def search(
     order: int = 0,
     endgame: int = 0,
     explore: int = 0,
+    advisors: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -273,6 +274,13 @@ def search(
     plateaus where a greedy search spends itself (Perfect 11: one push of
     YASS's answer, taken or not, made 2 s or no answer in 10 s). The draws
     are the same each run.
+    ``advisors`` (with ``box_moves`` 2 or 3 and ``features``): as FESS's
+    advisors, each makes only its best move free, not every move it would
+    take: the child that packs the most boxes, the one that leaves the
+    fewest free regions where they are fewer, and with the explorer the one
+    whose player reaches the most squares where he reaches more, each the
+    lowest bound among its equals (_core.c, queue_advised). Where many
+    moves pack or join, every one free leaves the weights flat.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -307,5 +315,6 @@ def search(
         box_moves,
         endgame,
         explore,
+        advisors,
     )
     return str(status), list(codes), int(expanded), int(generated)

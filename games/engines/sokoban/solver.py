@@ -134,6 +134,7 @@ class GreedyRun(NamedTuple):
     order: int = 0  # core.search's ``order``: another packing order of the goal rooms
     endgame: int = ENDGAME_PUSHES  # core.search's ``endgame``
     explore: int = 0  # core.search's ``explore``
+    advisors: bool = False  # core.search's ``advisors``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -295,16 +296,18 @@ class _Flags(TypedDict, total=False):
     plans: bool
     novelty: bool
     box_moves: int
+    advisors: bool
 
 
 # A greedy search's modifiers as its name spells them (``p3/novelty``): each
 # a GreedyRun field and its value. The benchmarks read names so too. ``moves``
 # and ``fess`` are core.search's ``box_moves`` 1 and 2, ``explorer`` its 3
-# (FESS with its explorer).
+# (FESS with its explorer); ``advisors`` its ``advisors`` (each of FESS's
+# advisors makes its best move free, not every move it would take).
 MODIFIERS: Final[dict[str, _Flags]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
     "novelty": {"novelty": True}, "moves": {"box_moves": 1}, "fess": {"box_moves": 2},
-    "explorer": {"box_moves": 3},
+    "explorer": {"box_moves": 3}, "advisors": {"advisors": True},
 }
 
 
@@ -364,6 +367,8 @@ def greedy_run(name: str) -> GreedyRun:
     if greedy.box_moves >= 2 and (not greedy.features or greedy.weighted):
         # (The core takes FESS's weights in feature cells only, in place of any other order.)
         raise ValueError(f"{name}: fess and explorer take feature cells (not flat) and no weight")
+    if greedy.advisors and greedy.box_moves < 2:
+        raise ValueError(f"{name}: advisors weigh FESS's moves: fess or explorer")
     return greedy
 
 
@@ -377,7 +382,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
         "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
         "order": settings.order, "endgame": settings.endgame, "explore": settings.explore,
-        **_deadlocks(weight),
+        "advisors": settings.advisors, **_deadlocks(weight),
     }
 
 
