@@ -103,11 +103,12 @@ typedef struct {
 
 /* A child of the node being expanded, waiting for its weight (advisors:
  * see queue_advised): its node, open list, bound (with the packing
- * penalty), pushes, novelty, and what FESS's advisors look at. */
+ * penalty), pushes, novelty, and what FESS's advisors look at (the
+ * boxes packed are the cell's). */
 typedef struct {
     int64_t target;
     int64_t bound;
-    int cell, child_g, fresh, packed, regions, area;
+    int cell, child_g, fresh, regions, area;
 } Deferred;
 
 typedef struct Search {
@@ -2272,6 +2273,15 @@ static int novel(Search *s, const uint16_t *child, int child_player, int64_t bou
  * (box_moves), else -1; ``pieces``: cell_pieces of ``to`` where the caller
  * knows it (box_moves), else PIECES_UNKNOWN. */
 #define PIECES_UNKNOWN (-2)
+
+/* A child's priority in its open list from its order (see add_child): one
+ * that is not novel goes a novelty step later. (The order is kept below the
+ * novelty step: a real bound is a few thousand at most.) */
+static inline int32_t open_priority(int64_t order, int fresh) {
+    if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
+    return (int32_t)order + (fresh ? 0 : NOVELTY_STEP);
+}
+
 static int endgame_finish(Search *s, const uint16_t *cells, int player);
 static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t boxes_hash, int i, int from, int to,
                          int stand, int pushes, uint32_t move, int macro, size_t macro_mark, int area_low,
@@ -2313,7 +2323,7 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         if (!s->weight || child_g >= kh->g) skip = 1;
     }
     int64_t bound = 0, raw_bound = 0;
-    int cell = 0, fresh = 1, cost = 0, child_regions_seen = 0;
+    int cell = 0, fresh = 1, cost = 0, regions = 0;
     if (!skip) {
         bound = raw_bound = child_bound(s, i, to);
         if (bound >= INF) {
@@ -2321,7 +2331,6 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         } else {
             int disorder = s->packing || s->features ? out_of_order(s) : 0;
             bound += (int64_t)s->packing * disorder;
-            int regions = 0;
             if (s->features) cell = feature_cell(s, disorder, from, to, pieces, &regions);
             if (s->box_moves > 1 && s->features) {
                 /* FESS's move weights: a move that packs a box or joins
@@ -2341,7 +2350,6 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
                 if (cost > UINT8_MAX) cost = UINT8_MAX;
             }
             if (s->novelty) fresh = novel(s, child, child_player, bound);
-            child_regions_seen = regions;
         }
     }
     int solved = !skip && !s->backward && bound == 0;
@@ -2401,17 +2409,13 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
         d->cell = cell;
         d->child_g = child_g;
         d->fresh = fresh;
-        d->packed = cell / REGIONS;
-        d->regions = child_regions_seen;
+        d->regions = regions;
         d->area = s->child_area;
         return RUNNING;
     }
     int64_t order = s->box_moves > 1 && s->features ? (int64_t)cost * FESS_WEIGHT + bound
                     : s->weight ? s->weight * child_g + bound : s->weighted ? child_g + s->weighted * bound : bound;
-    /* (Kept below the novelty step: a real bound is a few thousand at most.) */
-    if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
-    int32_t priority = (int32_t)order + (fresh ? 0 : NOVELTY_STEP);
-    if (!heap_push(s, cell, priority, -child_g, target)) return OUT_OF_MEMORY;
+    if (!heap_push(s, cell, open_priority(order, fresh), -child_g, target)) return OUT_OF_MEMORY;
     return RUNNING;
 }
 
@@ -2514,9 +2518,9 @@ static Outcome queue_advised(Search *s, int64_t node) {
     Deferred *d = s->deferred;
     size_t none = (size_t)-1, packer = none, joiner = none, explorer = none;
     for (size_t k = 0; k < s->deferred_count; k++) {
-        if (d[k].packed > s->node_packed &&
-            (packer == none || d[k].packed > d[packer].packed ||
-             (d[k].packed == d[packer].packed && d[k].bound < d[packer].bound)))
+        int packed = d[k].cell / REGIONS, best_packed = packer == none ? 0 : d[packer].cell / REGIONS;
+        if (packed > s->node_packed &&
+            (packer == none || packed > best_packed || (packed == best_packed && d[k].bound < d[packer].bound)))
             packer = k;
         if (d[k].regions < s->node_regions &&
             (joiner == none || d[k].regions < d[joiner].regions ||
@@ -2532,9 +2536,7 @@ static Outcome queue_advised(Search *s, int64_t node) {
         int cost = base + !(k == packer || k == joiner || k == explorer);
         if (cost > UINT8_MAX) cost = UINT8_MAX;
         node_head(s, d[k].target)->cost = (uint8_t)cost;
-        int64_t order = (int64_t)cost * FESS_WEIGHT + d[k].bound;
-        if (order >= NOVELTY_STEP) order = NOVELTY_STEP - 1;
-        int32_t priority = (int32_t)order + (d[k].fresh ? 0 : NOVELTY_STEP);
+        int32_t priority = open_priority((int64_t)cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
         if (!heap_push(s, d[k].cell, priority, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
     }
     return RUNNING;
