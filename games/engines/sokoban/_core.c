@@ -97,8 +97,13 @@ typedef struct {
 } PlanEntry;
 #define PLAN_SLOTS_MAX ((size_t)1 << 20)
 
-/* The frozen-goal test's cache of squares by frozen set (frozen_goals_deadlock). */
-#define FG_SLOTS_MAX 64
+/* The frozen-goal test's cache of squares by frozen set (frozen_goals_deadlock).
+ * A set takes the slot its key picks, so two sets in turn on one slot redo
+ * each other's pulls: with 64 slots FESS's search on Sokoban Perfect 47
+ * missed 91,113 times in 290,200 tests (the pulls were a seventh of its
+ * CPU), with 1024 slots 527 times in 351,678, about that many sets in all
+ * (docs/benchmarks.md, session 62). */
+#define FG_SLOTS_MAX 1024
 #define FG_CACHE_BYTES ((size_t)1 << 22)
 
 /* A child of the node being expanded, waiting for its weight (advisors:
