@@ -593,6 +593,10 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.greedy_run("p3/advisors/fess/novelty/t1-2") == advised
     assert solver.core_options(0, advised)["advisors"] is True
     assert solver.core_options(0, explorer)["advisors"] is False
+    dual = advised._replace(dual=True)
+    assert solver.search_name(0, dual) == "p3/novelty/fess/advisors/dual/t1-2"
+    assert solver.greedy_run("p3/dual/advisors/fess/novelty/t1-2") == dual
+    assert solver.core_options(0, dual)["dual"] is True and solver.core_options(0, advised)["dual"] is False
     assert solver.greedy_run("p1/moves/flat") == solver.GreedyRun(0, 1, False, box_moves=1)
     other_order = solver.GreedyRun(0, 3, True, novelty=True, turns=(1, 2), box_moves=2, order=2)
     assert solver.search_name(0, other_order) == "p3/novelty/fess/t1-2/o2"
@@ -607,7 +611,7 @@ def test_a_search_of_the_portfolio_is_named_as_the_benchmarks_name_it() -> None:
     assert solver.core_options(0, solver.greedy_run("p3/fess/x100"))["explore"] == 100
     for wrong in ("3", "px/novelty", "p3/fast", "p3/w0", f"p3/w{core.WEIGHTED_MAX + 1}", "p3/wx", "p3/t0-1",
                   f"p3/t1-{core.TURNS_MAX + 1}", "p3/t1", "p3/t1-2-3", "p3/flat/fess", "p3/fess/w2",
-                  "p3/flat/explorer", "p3/explorer/w2", "p3/advisors", "p3/moves/advisors",
+                  "p3/flat/explorer", "p3/explorer/w2", "p3/advisors", "p3/moves/advisors", "p3/fess/dual",
                   "p3/o0", "p3/o", "p3/o1234567", "p3/ox", f"p3/e{core.ENDGAME_PUSHES_MAX + 1}", "p3/e", "p3/e100",
                   "p3/x0", "p3/x101", "p3/x", "p3/x05"):
         with pytest.raises(ValueError, match=wrong):
@@ -1062,15 +1066,18 @@ def test_fess_advisors_weigh_every_child_and_drop_none(box_moves: int) -> None:
     # made (each advisor's best is free, the others cost one): none may be
     # lost on the way. A search that runs out of positions has then stored
     # every position it reaches, the same positions as with every advised
-    # move free, only taken in another order.
+    # move free, only taken in another order. With ``dual`` each child goes
+    # into two open lists, one by either weight: none may be lost there
+    # either, and none taken twice (the search would not end, or end early).
     generated = []
     for text in (LOST_AFTER_A_THOUSAND, CORNERED, "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"):
         prepared = core.CoreBoard(Board(parse_level(text)))
         runs = [core.search(prepared, weight=0, packing=3, corrals=core.PI_CORRALS, features=True, backward=False,
                             tunnels=False, memory_bytes=1 << 28, check=lambda expanded: None, box_moves=box_moves,
-                            advisors=advisors) for advisors in (False, True)]
-        assert runs[0][0] == runs[1][0] == core.EXHAUSTED
-        assert runs[0][3] == runs[1][3], text
+                            advisors=advisors, dual=dual) for advisors, dual in ((False, False), (True, False), (True, True))]
+        assert {run[0] for run in runs} == {core.EXHAUSTED}
+        assert runs[0][3] == runs[1][3] == runs[2][3], text
+        assert runs[0][2] == runs[1][2] == runs[2][2], text
         generated.append(runs[1][3])
     assert max(generated) > 900
 
@@ -1079,17 +1086,18 @@ def test_fess_advisors_weigh_every_child_and_drop_none(box_moves: int) -> None:
 def test_fess_advisors_solve_a_classic_level_by_another_way() -> None:
     # Holland 12 (12 boxes), FESS as the portfolio runs it: with each
     # advisor's best move alone free it takes other positions (about twice
-    # as many here), and its answer replays.
+    # as many here), and its answer replays; so does that of both weights
+    # taken in turn (``dual``), a third search.
     level = load_levels(SHARED / "Holland.xsb")[11]
     board = Board(level)
     prepared = core.CoreBoard(board)
     runs = {}
-    for setting in ("p3/novelty/fess/t1-2", "p3/novelty/fess/advisors/t1-2"):
+    for setting in ("p3/novelty/fess/t1-2", "p3/novelty/fess/advisors/t1-2", "p3/novelty/fess/advisors/dual/t1-2"):
         runs[setting] = core.search(prepared, memory_bytes=1 << 28, check=lambda expanded: None,
                                     **solver.core_options(0, solver.greedy_run(setting)))
-    status, codes, expanded, _ = runs["p3/novelty/fess/advisors/t1-2"]
-    assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved
-    assert expanded != runs["p3/novelty/fess/t1-2"][2]
+        status, codes, _, _ = runs[setting]
+        assert status == core.SOLVED and replay(level, to_lurd(board, codes)).solved, setting
+    assert len({run[2] for run in runs.values()}) == 3
 
 
 @needs_core
@@ -1374,7 +1382,7 @@ WIDE_LEVELS = [("Holland.xsb", 25), ("Holland.xsb", 11), ("Grigr2001.xsb", 2), (
 @pytest.mark.parametrize(("collection", "number"), WIDE_LEVELS)
 @pytest.mark.parametrize(
     "setting", ["p3", "p1/novelty", "p3/fess/novelty/t1-2", "p3/fess/novelty/t1-2/o2", "p3/explorer/novelty/t1-2",
-                "p3/fess/advisors/novelty/t1-2"]
+                "p3/fess/advisors/novelty/t1-2", "p3/fess/advisors/dual/novelty/t1-2"]
 )
 def test_the_cores_player_squares_and_feature_cells_are_those_of_the_position(
     collection: str, number: int, setting: str

@@ -52,7 +52,10 @@ typedef struct {
     uint32_t move; /* box square << 2 | direction (LURD) */
     int32_t g;
     uint16_t player;
-    uint8_t closed;
+    uint8_t closed : 1;
+    /* The advisors' weight so far, for the second lane (search's ``dual``;
+     * kept in closed's byte so that a head stays 16 bytes): queue_advised. */
+    uint8_t lane_cost : 7;
     uint8_t cost; /* FESS's weight so far (search's ``box_moves`` 2): see add_child */
 } Head;
 _Static_assert(_Alignof(Head) <= 4, "records are laid out four bytes apart (prepare)");
@@ -193,12 +196,16 @@ typedef struct Search {
     uint64_t *table; /* slots: its boxes' hash's high half << 32 | a node's number (SLOT_EMPTY: none) */
     size_t table_capacity;
     /* The open list: one heap, or with ``features`` one heap per feature
-     * cell, taken in turn (``cycle`` lists the cells that ever had a node). */
-    int features;
+     * cell, taken in turn (``cycle`` lists the cells that ever had a node).
+     * With ``dual`` a second lane of heap_count heaps more (heaps and cycle
+     * from heap_count on), ordered by the advisors' weights, the lanes
+     * taking turns (next_entry): each child is in both; ``open_second`` of
+     * the ``open`` entries are the second lane's. */
+    int features, dual, lane;
     Heap *heaps;
     int heap_count;
-    int *cycle, cycle_length, cursor;
-    int64_t open;
+    int *cycle, cycle_length[2], cursor[2];
+    int64_t open, open_second;
     /* The bytes counted against the memory the search may take, with the
      * search from the other end if any (``pool``: pool_own, or the other
      * end's), and that memory. ``budget`` is the search's nominal share,
@@ -506,6 +513,7 @@ static int64_t add(Search *s, uint64_t boxes_hash, int player, const uint8_t *ke
     h->g = g;
     h->player = (uint16_t)player;
     h->closed = 0;
+    h->lane_cost = 0;
     h->cost = 0;
     memcpy(node_key(s, node), key, s->key_bytes);
     size_t mask = s->table_capacity - 1;
@@ -524,6 +532,7 @@ static inline int entry_before(const Entry *a, const Entry *b) {
 
 static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t node) {
     Heap *h = &s->heaps[cell];
+    int lane = cell >= s->heap_count;
     if (h->length == h->capacity) {
         /* (Half as much again, not twice: less held unused, and a large
          * heap's last step is smaller where the budget is nearly spent.) */
@@ -533,7 +542,7 @@ static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t
         Entry *data = realloc(h->data, capacity * sizeof(Entry));
         if (data == NULL) return 0;
         count_bytes(s, added);
-        if (h->capacity == 0) s->cycle[s->cycle_length++] = cell;
+        if (h->capacity == 0) s->cycle[lane * s->heap_count + s->cycle_length[lane]++] = cell;
         h->data = data;
         h->capacity = capacity;
     }
@@ -547,6 +556,7 @@ static int heap_push(Search *s, int cell, int32_t priority, int32_t tie, int64_t
     }
     h->data[i] = e;
     s->open++;
+    s->open_second += lane;
     return 1;
 }
 
@@ -557,6 +567,7 @@ static inline Entry heap_take(Search *s, Heap *h, size_t at) {
     Entry last = h->data[--h->length];
     size_t n = h->length, i = at;
     s->open--;
+    s->open_second -= h - s->heaps >= s->heap_count;
     if (at == n) return taken; /* (it was the last) */
     /* The last entry fills the hole: up while it comes before the parent, */
     while (i > 0 && entry_before(&last, &h->data[(i - 1) / 2])) {
@@ -593,14 +604,21 @@ static inline uint64_t draw(Search *s) {
  * non-empty feature cell in turn. Diversity across cells is what keeps a
  * greedy search from spending itself on one plateau (FESS). With
  * ``explore``, that many expansions in a hundred take a node of the heap
- * at random instead (see search_doc). */
+ * at random instead (see search_doc). With ``dual`` the two lanes take
+ * turns, one with nothing open giving its turn to the other. */
 static Entry next_entry(Search *s) {
+    int lane = 0;
+    if (s->dual) {
+        lane = s->lane ^= 1;
+        if (lane ? !s->open_second : s->open == s->open_second) lane ^= 1;
+    }
+    const int *cycle = s->cycle + lane * s->heap_count;
     while (1) {
-        int cell = s->cycle[s->cursor];
-        s->cursor = (s->cursor + 1) % s->cycle_length;
+        int cell = cycle[s->cursor[lane]];
+        s->cursor[lane] = (s->cursor[lane] + 1) % s->cycle_length[lane];
         Heap *h = &s->heaps[cell];
         if (h->length) {
-            s->popped_cell = cell;
+            s->popped_cell = cell - lane * s->heap_count;
             if (s->explore && h->length > 1 && (int)(draw(s) % 100) < s->explore)
                 return heap_take(s, h, (size_t)(draw(s) % h->length));
             return heap_pop(s, h);
@@ -2348,9 +2366,11 @@ static Outcome add_child(Search *s, Search *other, int64_t node, int g, uint64_t
                  * docs/benchmarks.md, session 60). With ``advisors`` only
                  * each advisor's best child is free: the child waits for
                  * its weight until the node's children are all made
-                 * (queue_advised). */
-                int advised = !s->advisors && (cell / REGIONS > s->node_packed || regions < s->node_regions ||
-                                             (s->box_moves == 3 && s->child_area > s->node_area));
+                 * (queue_advised). With ``dual`` as well, this weight
+                 * orders the first lane and the advisors' the second. */
+                int advised = (!s->advisors || s->dual) &&
+                              (cell / REGIONS > s->node_packed || regions < s->node_regions ||
+                               (s->box_moves == 3 && s->child_area > s->node_area));
                 cost = node_head(s, node)->cost + !advised;
                 if (cost > UINT8_MAX) cost = UINT8_MAX;
             }
@@ -2518,7 +2538,11 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
  * children, the one that packs the most boxes, the one with the fewest free
  * regions where they are fewer, and with the explorer (box_moves 3) the
  * one whose player reaches the most squares where he reaches more, each
- * the lowest bound among its equals, are free; the others cost one. */
+ * the lowest bound among its equals, are free; the others cost one. With
+ * ``dual`` that weight is the second lane's (in lane_cost, at most 127),
+ * and each child goes into both lanes, the first by FESS's weight that
+ * add_child gave it: each ordering finds levels the other misses
+ * (docs/benchmarks.md, session 62). */
 static Outcome queue_advised(Search *s, int64_t node) {
     Deferred *d = s->deferred;
     size_t none = (size_t)-1, packer = none, joiner = none, explorer = none;
@@ -2536,13 +2560,23 @@ static Outcome queue_advised(Search *s, int64_t node) {
              (d[k].area == d[explorer].area && d[k].bound < d[explorer].bound)))
             explorer = k;
     }
-    int base = node_head(s, node)->cost;
+    Head *parent = node_head(s, node);
+    int base = s->dual ? parent->lane_cost : parent->cost, most = s->dual ? 127 : UINT8_MAX;
     for (size_t k = 0; k < s->deferred_count; k++) {
         int cost = base + !(k == packer || k == joiner || k == explorer);
-        if (cost > UINT8_MAX) cost = UINT8_MAX;
-        node_head(s, d[k].target)->cost = (uint8_t)cost;
+        if (cost > most) cost = most;
+        Head *child = node_head(s, d[k].target);
+        int cell = d[k].cell;
+        if (s->dual) {
+            child->lane_cost = (uint8_t)cost & 127;
+            int32_t first = open_priority((int64_t)child->cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
+            if (!heap_push(s, cell, first, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+            cell += s->heap_count;
+        } else {
+            child->cost = (uint8_t)cost;
+        }
         int32_t priority = open_priority((int64_t)cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
-        if (!heap_push(s, d[k].cell, priority, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+        if (!heap_push(s, cell, priority, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
     }
     return RUNNING;
 }
@@ -3090,7 +3124,7 @@ static void release(Search *s) {
     for (size_t i = 0; i < s->chunk_count; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->table);
-    for (int i = 0; s->heaps != NULL && i < s->heap_count; i++) free(s->heaps[i].data);
+    for (int i = 0; s->heaps != NULL && i < 2 * s->heap_count; i++) free(s->heaps[i].data);
     free(s->heaps);
     free(s->deferred);
     free(s->cycle);
@@ -3235,8 +3269,9 @@ static int prepare(Search *s, int width, const Py_buffer *floor, const Targets *
     s->pool = &s->pool_own;
     s->pool_budget = budget;
     s->heap_count = features ? (n + 1) * REGIONS : 1;
-    s->heaps = calloc((size_t)s->heap_count, sizeof(Heap));
-    s->cycle = calloc((size_t)s->heap_count, sizeof(int));
+    /* (Room for the second lane, ``dual``'s, set later: a few kilobytes.) */
+    s->heaps = calloc((size_t)s->heap_count * 2, sizeof(Heap));
+    s->cycle = calloc((size_t)s->heap_count * 2, sizeof(int));
     s->floor_cells = calloc((size_t)size, sizeof(int));
     s->floor_index = calloc((size_t)size, sizeof(int));
     s->dead = calloc((size_t)size, 1);
@@ -3475,7 +3510,7 @@ static const char search_doc[] =
     "       budget, check, tunnels=False, goal_rooms=False, trace=None, box_sets=0, patterns=0,\n"
     "       probes=0, probe_limit=0, box_macros=False, plans=False, novelty=False, weighted=0,\n"
     "       stamps=0, square_floods=False, forward_turns=2, backward_turns=1, box_moves=0,\n"
-    "       endgame=0, explore=0, advisors=False)\n"
+    "       endgame=0, explore=0, advisors=False, dual=False)\n"
     "    -> (status, pushes, expanded, generated)\n\n"
     "Best-first search over pushes: priority weight * pushes + bound (weight 0: greedy,\n"
     "stopping at the first solved position generated; 1: A*, push-optimal). floor is one byte\n"
@@ -3543,7 +3578,9 @@ static const char search_doc[] =
     "move free, its best: the child that packs the most boxes, the one that leaves the fewest\n"
     "free regions where they are fewer, with the explorer the one whose player reaches the\n"
     "most squares where he reaches more (each the lowest bound among its equals); not every\n"
-    "move that does so.";
+    "move that does so.\n"
+    "dual (with advisors): two open lists taken in turn, each child in both: one ordered by\n"
+    "FESS's weights (as without advisors), the other by the advisors'.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of
@@ -3589,15 +3626,16 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     int width, player, weight, packing, corrals, features, tunnels = 0, goal_rooms = 0, box_sets = 0, patterns = 0;
     int probes = 0, probe_limit = 0, box_macros = 0, plans = 0, novelty = 0, weighted = 0, square_floods = 0;
     int forward_turns = 2, backward_turns = 1, box_moves_on = 0, endgame = 0, explore = 0, advisors = 0;
+    int dual = 0;
     unsigned int stamps = 0;
     Py_buffer floor;
     PyObject *boxes, *forward_spec, *backward_spec, *check, *trace = Py_None;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiiiip", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "iy*O!iO!OiiipKO|ppOiiiipppiIpiiiiipp", &width, &floor, &PyList_Type, &boxes, &player, &PyTuple_Type,
                           &forward_spec, &backward_spec, &weight, &packing, &corrals, &features, &budget, &check,
                           &tunnels, &goal_rooms, &trace, &box_sets, &patterns, &probes, &probe_limit, &box_macros,
                           &plans, &novelty, &weighted, &stamps, &square_floods, &forward_turns, &backward_turns,
-                          &box_moves_on, &endgame, &explore, &advisors))
+                          &box_moves_on, &endgame, &explore, &advisors, &dual))
         return NULL;
     if (box_moves_on < 0 || box_moves_on > 3) {
         PyErr_SetString(PyExc_ValueError, "box_moves: 0 to 3");
@@ -3664,6 +3702,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         forward.box_macros = box_macros;
         forward.box_moves = box_moves_on;
         forward.advisors = advisors;
+        forward.dual = advisors && dual && box_moves_on > 1 && features;
         /* (Box moves take in every square a box reaches: no other macro.) */
         if (box_moves_on) forward.tunnels = forward.goal_macros = forward.box_macros = 0;
     }

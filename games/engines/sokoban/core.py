@@ -183,6 +183,7 @@ def search(
     endgame: int = 0,
     explore: int = 0,
     advisors: bool = False,
+    dual: bool = False,
 ) -> tuple[str, list[int], int, int]:
     """Run the core: (status, push codes, expanded, generated).
 
@@ -281,6 +282,10 @@ def search(
     whose player reaches the most squares where he reaches more, each the
     lowest bound among its equals (_core.c, queue_advised). Where many
     moves pack or join, every one free leaves the weights flat.
+    ``dual`` (with ``advisors``): two open lists taken in turn, each child in
+    both, one ordered by FESS's weights (every move an advisor would take
+    free), the other by the advisors' (one move each): each finds levels the
+    other misses, and a position either expands is closed for both.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
@@ -316,5 +321,6 @@ def search(
         endgame,
         explore,
         advisors,
+        dual,
     )
     return str(status), list(codes), int(expanded), int(generated)

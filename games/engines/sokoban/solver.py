@@ -135,6 +135,7 @@ class GreedyRun(NamedTuple):
     endgame: int = ENDGAME_PUSHES  # core.search's ``endgame``
     explore: int = 0  # core.search's ``explore``
     advisors: bool = False  # core.search's ``advisors``
+    dual: bool = False  # core.search's ``dual``
 
 
 # The compiled greedy searches tried in turn: a short one without feature
@@ -297,17 +298,19 @@ class _Flags(TypedDict, total=False):
     novelty: bool
     box_moves: int
     advisors: bool
+    dual: bool
 
 
 # A greedy search's modifiers as its name spells them (``p3/novelty``): each
 # a GreedyRun field and its value. The benchmarks read names so too. ``moves``
 # and ``fess`` are core.search's ``box_moves`` 1 and 2, ``explorer`` its 3
 # (FESS with its explorer); ``advisors`` its ``advisors`` (each of FESS's
-# advisors makes its best move free, not every move it would take).
+# advisors makes its best move free, not every move it would take), ``dual``
+# its ``dual`` (FESS's weights and the advisors' in two lanes taken in turn).
 MODIFIERS: Final[dict[str, _Flags]] = {
     "flat": {"features": False}, "macros": {"box_macros": True}, "plans": {"plans": True},
     "novelty": {"novelty": True}, "moves": {"box_moves": 1}, "fess": {"box_moves": 2},
-    "explorer": {"box_moves": 3}, "advisors": {"advisors": True},
+    "explorer": {"box_moves": 3}, "advisors": {"advisors": True}, "dual": {"dual": True},
 }
 
 
@@ -369,6 +372,8 @@ def greedy_run(name: str) -> GreedyRun:
         raise ValueError(f"{name}: fess and explorer take feature cells (not flat) and no weight")
     if greedy.advisors and greedy.box_moves < 2:
         raise ValueError(f"{name}: advisors weigh FESS's moves: fess or explorer")
+    if greedy.dual and not greedy.advisors:
+        raise ValueError(f"{name}: dual takes FESS's weights and the advisors' in turn: advisors")
     return greedy
 
 
@@ -382,7 +387,7 @@ def core_options(weight: int, settings: GreedyRun) -> dict[str, Any]:
         "box_macros": settings.box_macros, "plans": settings.plans, "novelty": settings.novelty,
         "weighted": settings.weighted, "turns": settings.turns, "box_moves": settings.box_moves,
         "order": settings.order, "endgame": settings.endgame, "explore": settings.explore,
-        "advisors": settings.advisors, **_deadlocks(weight),
+        "advisors": settings.advisors, "dual": settings.dual, **_deadlocks(weight),
     }
 
 
