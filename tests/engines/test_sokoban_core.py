@@ -1066,9 +1066,10 @@ def test_fess_advisors_weigh_every_child_and_drop_none(box_moves: int) -> None:
     # made (each advisor's best is free, the others cost one): none may be
     # lost on the way. A search that runs out of positions has then stored
     # every position it reaches, the same positions as with every advised
-    # move free, only taken in another order. With ``dual`` each child goes
-    # into two open lists, one by either weight: none may be lost there
-    # either, and none taken twice (the search would not end, or end early).
+    # move free, only taken in another order. With ``dual`` every child goes
+    # into one open list and the advisors' picks into a second too: none may
+    # be lost there either, and none taken twice (the search would not end,
+    # or end early).
     generated = []
     for text in (LOST_AFTER_A_THOUSAND, CORNERED, "########\n#@ $$ .#\n#    ###\n##.#####\n########\n"):
         prepared = core.CoreBoard(Board(parse_level(text)))

@@ -199,8 +199,9 @@ typedef struct Search {
      * cell, taken in turn (``cycle`` lists the cells that ever had a node).
      * With ``dual`` a second lane of heap_count heaps more (heaps and cycle
      * from heap_count on), ordered by the advisors' weights, the lanes
-     * taking turns (next_entry): each child is in both; ``open_second`` of
-     * the ``open`` entries are the second lane's. */
+     * taking turns (next_entry): every child is in the first, the advisors'
+     * picks in the second too; ``open_second`` of the ``open`` entries are
+     * the second lane's. */
     int features, dual, lane;
     Heap *heaps;
     int heap_count;
@@ -2539,10 +2540,14 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
  * regions where they are fewer, and with the explorer (box_moves 3) the
  * one whose player reaches the most squares where he reaches more, each
  * the lowest bound among its equals, are free; the others cost one. With
- * ``dual`` that weight is the second lane's (in lane_cost, at most 127),
- * and each child goes into both lanes, the first by FESS's weight that
- * add_child gave it: each ordering finds levels the other misses
- * (docs/benchmarks.md, session 62). */
+ * ``dual`` that weight is the second lane's (in lane_cost, at most 127):
+ * every child goes into the first lane by FESS's weight that add_child gave
+ * it, and the advisors' picks into the second as well, the others only
+ * keeping their weight for their own children's. With every child in both
+ * lanes the second's entries were as many as the first's, and in the
+ * portfolio's half of the memory FESS's search with them ran out on
+ * Perfect 65; with the picks alone it solved 65 at 12.7 s there (FESS:
+ * 37.1 s) and 26 at 12.2 s (30.9 s; docs/benchmarks.md, session 63). */
 static Outcome queue_advised(Search *s, int64_t node) {
     Deferred *d = s->deferred;
     size_t none = (size_t)-1, packer = none, joiner = none, explorer = none;
@@ -2571,6 +2576,7 @@ static Outcome queue_advised(Search *s, int64_t node) {
             child->lane_cost = (uint8_t)cost & 127;
             int32_t first = open_priority((int64_t)child->cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
             if (!heap_push(s, cell, first, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+            if (cost != base) continue;
             cell += s->heap_count;
         } else {
             child->cost = (uint8_t)cost;
@@ -3579,8 +3585,8 @@ static const char search_doc[] =
     "free regions where they are fewer, with the explorer the one whose player reaches the\n"
     "most squares where he reaches more (each the lowest bound among its equals); not every\n"
     "move that does so.\n"
-    "dual (with advisors): two open lists taken in turn, each child in both: one ordered by\n"
-    "FESS's weights (as without advisors), the other by the advisors'.";
+    "dual (with advisors): two open lists taken in turn: every child in one ordered by FESS's\n"
+    "weights (as without advisors), the advisors' picks in the other too, by the advisors'.";
 
 /* Packing plans for a greedy forward search (room_blocked): each goal
  * room's goals listed, the peel's scratch and the verdicts' table. Rooms of

@@ -282,10 +282,11 @@ def search(
     whose player reaches the most squares where he reaches more, each the
     lowest bound among its equals (_core.c, queue_advised). Where many
     moves pack or join, every one free leaves the weights flat.
-    ``dual`` (with ``advisors``): two open lists taken in turn, each child in
-    both, one ordered by FESS's weights (every move an advisor would take
-    free), the other by the advisors' (one move each): each finds levels the
-    other misses, and a position either expands is closed for both.
+    ``dual`` (with ``advisors``): two open lists taken in turn, every child
+    in one ordered by FESS's weights (every move an advisor would take
+    free), the advisors' picks in the other too, ordered by the advisors'
+    weights (one move each free): each finds levels the other misses, and a
+    position either expands is closed for both.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
