@@ -745,12 +745,12 @@ def test_the_plans_search_takes_its_short_share_after_the_astar_and_fess_keeps_i
     # s; the explorer 38.2-44.2 s, Perfect 16 and 36 in 3.9 and 3.4 s of its
     # CPU; FESS with order 2 44.2-60 s, Holland 71 in 8.9 s of its CPU.)
     ran = schedule(monkeypatch, 10)
-    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
+    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/advisors/dual/t1-2": (1, 10), "p8/plans": (2, 2.4),
                         "p3/x10": (2.4, 6.2), "p3/novelty/explorer/t1-2/o2": (6.2, 7.2),
                         "p3/novelty/fess/t1-2/o2": (7.2, 10)})
     assert (ran["A*"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] == ran["p3/novelty/explorer/t1-2/o2"][2]
             == ran["p3/novelty/fess/t1-2/o2"][2])
-    assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/t1-2"][2] != ran["A*"][2]
+    assert ran["p3/flat/t1-2"][2] == ran["p3/novelty/fess/advisors/dual/t1-2"][2] != ran["A*"][2]
 
 
 @needs_core
@@ -760,7 +760,7 @@ def test_penalty_3_runs_to_the_end_where_the_level_has_one_packing_order(monkeyp
     # the order is what it is run for), and penalty 3, its share notwithstanding,
     # is the plan's last search and keeps its thread to the end.
     ran = schedule(monkeypatch, 10, LEVELS[1])
-    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/t1-2": (1, 10), "p8/plans": (2, 2.4),
+    assert_ran_as(ran, {"A*": (0, 2), "p3/flat/t1-2": (0, 1), "p3/novelty/fess/advisors/dual/t1-2": (1, 10), "p8/plans": (2, 2.4),
                         "p3/x10": (2.4, 10)})
 
 
@@ -785,9 +785,9 @@ def test_the_astar_has_a_short_share_where_the_level_has_many_boxes(monkeypatch:
     # (the level has one packing order).
     assert count(Board(MANY_BOXES).start_boxes) == solver.ASTAR_MANY_BOXES
     ran = schedule(monkeypatch, 10, MANY_BOXES)
-    assert_ran_as(ran, {"A*": (0, 0.4), "p3/novelty/fess/t1-2": (0.4, 10), "p3/flat/t1-2": (0, 1),
+    assert_ran_as(ran, {"A*": (0, 0.4), "p3/novelty/fess/advisors/dual/t1-2": (0.4, 10), "p3/flat/t1-2": (0, 1),
                         "p8/plans": (1, 1.4), "p3/x10": (1.4, 10)})
-    assert ran["A*"][2] == ran["p3/novelty/fess/t1-2"][2]
+    assert ran["A*"][2] == ran["p3/novelty/fess/advisors/dual/t1-2"][2]
     assert ran["p3/flat/t1-2"][2] == ran["p8/plans"][2] == ran["p3/x10"][2] != ran["A*"][2]
 
 
@@ -1250,7 +1250,7 @@ def searched_as(kwargs: dict[str, Any]) -> tuple[int, solver.GreedyRun]:
     return kwargs["weight"], solver.GreedyRun(
         0, kwargs["packing"], kwargs["features"], kwargs["box_macros"], kwargs["plans"], kwargs["novelty"],
         kwargs["weighted"], kwargs["turns"], kwargs["box_moves"], kwargs["order"], kwargs["endgame"],
-        kwargs["explore"])
+        kwargs["explore"], kwargs["advisors"], kwargs["dual"])
 
 
 @needs_core

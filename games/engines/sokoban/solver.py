@@ -244,10 +244,23 @@ class GreedyRun(NamedTuple):
 # FESS with order 2 solves (so it keeps its time). As FESS's own search it
 # traded levels: at 15 s of CPU 48 of Perfect against 47, at 5 s 293 of the
 # three sets against 292 (docs/benchmarks.md, session 60).
+#
+# Thread 1's FESS takes two open lists in turn (core.search's ``dual``): one
+# by FESS's weights, as before, and one of the advisors' picks by their
+# weights (each advisor's best move free; FESS, Shoham and Schaeffer 2020).
+# In the portfolio at 60 s on 64 Perfect levels (the 60 session 61's
+# portfolio solved, with 23, 37, 74 and 96) it solved 60: 74 in 6.1 s,
+# which no search of ours had solved, not 39 (FESS alone: 20.4 s of CPU);
+# 65 in 12.7 s (FESS 37.1 s), 26 in 12.2 s (30.9 s), 75 in 8.4 s; alone at
+# 30 s of CPU it solved none of the 51 others. Holland 17 at 58.4 s, which
+# penalty 3 no longer answers within its share; alone at 5 s of CPU on the
+# three sets 281 against FESS's 282 (docs/benchmarks.md, session 63). The
+# searches with order 2 stay FESS's own: they are there for the levels
+# whose first order misleads it.
 _FESS: Final = GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2)
 GREEDY_RUNS: Final = (
     GreedyRun(0.05, PACKING_PENALTY, False, turns=(1, 2)),
-    _FESS,
+    _FESS._replace(advisors=True, dual=True),
     GreedyRun(0.02, 8, True, plans=True),
     GreedyRun(0.19, PACKING_PENALTY, True, explore=10),
     _FESS._replace(share=0.05, box_moves=3, order=2),
