@@ -2568,7 +2568,8 @@ static Outcome queue_advised(Search *s, int64_t node) {
     Head *parent = node_head(s, node);
     int base = s->dual ? parent->lane_cost : parent->cost, most = s->dual ? 127 : UINT8_MAX;
     for (size_t k = 0; k < s->deferred_count; k++) {
-        int cost = base + !(k == packer || k == joiner || k == explorer);
+        int picked = k == packer || k == joiner || k == explorer;
+        int cost = base + !picked;
         if (cost > most) cost = most;
         Head *child = node_head(s, d[k].target);
         int cell = d[k].cell;
@@ -2576,7 +2577,7 @@ static Outcome queue_advised(Search *s, int64_t node) {
             child->lane_cost = (uint8_t)cost & 127;
             int32_t first = open_priority((int64_t)child->cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
             if (!heap_push(s, cell, first, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
-            if (cost != base) continue;
+            if (!picked) continue;
             cell += s->heap_count;
         } else {
             child->cost = (uint8_t)cost;
