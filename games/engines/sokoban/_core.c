@@ -2548,6 +2548,13 @@ static int64_t box_macro(Search *s, int from, int *pushes, int *end) {
  * portfolio's half of the memory FESS's search with them ran out on
  * Perfect 65; with the picks alone it solved 65 at 12.7 s there (FESS:
  * 37.1 s) and 26 at 12.2 s (30.9 s; docs/benchmarks.md, session 63). */
+/* A waiting child into the open list ``cell`` (of either lane) at FESS's
+ * priority for weight ``cost``. */
+static inline int push_weighed(Search *s, int cell, int cost, const Deferred *d) {
+    int32_t priority = open_priority((int64_t)cost * FESS_WEIGHT + d->bound, d->fresh);
+    return heap_push(s, cell, priority, -d->child_g, d->target);
+}
+
 static Outcome queue_advised(Search *s, int64_t node) {
     Deferred *d = s->deferred;
     size_t none = (size_t)-1, packer = none, joiner = none, explorer = none;
@@ -2575,15 +2582,13 @@ static Outcome queue_advised(Search *s, int64_t node) {
         int cell = d[k].cell;
         if (s->dual) {
             child->lane_cost = (uint8_t)cost & 127;
-            int32_t first = open_priority((int64_t)child->cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
-            if (!heap_push(s, cell, first, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+            if (!push_weighed(s, cell, child->cost, &d[k])) return OUT_OF_MEMORY;
             if (!picked) continue;
             cell += s->heap_count;
         } else {
             child->cost = (uint8_t)cost;
         }
-        int32_t priority = open_priority((int64_t)cost * FESS_WEIGHT + d[k].bound, d[k].fresh);
-        if (!heap_push(s, cell, priority, -d[k].child_g, d[k].target)) return OUT_OF_MEMORY;
+        if (!push_weighed(s, cell, cost, &d[k])) return OUT_OF_MEMORY;
     }
     return RUNNING;
 }
