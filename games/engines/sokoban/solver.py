@@ -255,8 +255,8 @@ class GreedyRun(NamedTuple):
 # 30 s of CPU it solved none of the 51 others. Holland 17 at 58.4 s, which
 # penalty 3 no longer answers within its share; alone at 5 s of CPU on the
 # three sets 281 against FESS's 282 (docs/benchmarks.md, session 63). Perfect
-# whole at 60 s with it: 61 of 115, against 60 without it (74 and 76
-# gained, 39 lost; session 64). The
+# whole at 60 s with it: 61 of 115 on an Intel Xeon (session 64), against
+# 60 without it on an AMD EPYC (session 61): 74 and 76 gained, 39 lost. The
 # searches with order 2 stay FESS's own: they are there for the levels
 # whose first order misleads it.
 _FESS: Final = GreedyRun(0, PACKING_PENALTY, True, novelty=True, turns=(1, 2), box_moves=2)
